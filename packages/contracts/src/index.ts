@@ -1,0 +1,6 @@
+export * from './errors.js';
+export * from './ota/channel.js';
+export * from './ota/platform.js';
+export * from './ota/release.js';
+export * from './ota/runtime-version.js';
+export * from './ota/update-policy.js';

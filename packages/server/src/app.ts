@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config/config.js';
+import { AppError } from './http/app-error.js';
+import { bearerTokenOf, requireBearerToken } from './http/bearer-token.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { loggerOptions } from './http/logger.js';
+import { KyselyReleaseStore } from './ota/kysely-release-store.js';
+import { ReleaseService } from './ota/release-service.js';
+import type { ReleaseStore } from './ota/release-store.js';
+import { baselineFingerprintRoute } from './routes/api/updates/baseline-fingerprint.js';
+import { releaseRoute } from './routes/api/updates/release.js';
+import { healthRoutes } from './routes/health.js';
+import { type Database, openMigratedDatabase } from './storage/database.js';
+
+export interface FerryServices {
+  database: Database;
+  releaseStore: ReleaseStore;
+  releases: ReleaseService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ferry: FerryServices;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Pino options or an instance; defaults to JSON logs at config.logLevel. */
+  logger?: FastifyServerOptions['loggerInstance'];
+  now?: () => Date;
+}
+
+/** The key a release-endpoint rate limit counts by: the token (hashed, never stored), else the address. */
+const releaseRateKey = (request: Parameters<typeof bearerTokenOf>[0]): string => {
+  const token = bearerTokenOf(request);
+  return token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `ip:${request.ip}`;
+};
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  if (!config.releaseToken) throw new Error('buildApp needs config.releaseToken; main.ts provides a development one.');
+
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.logLevel) }),
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.limits.releaseBodyBytes,
+    trustProxy: config.production,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  // Request logs at debug: at info they would dominate the manifest hot path.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.log.level === 'debug' || request.log.level === 'trace') {
+      request.log.debug(
+        {
+          method: request.method,
+          url: request.routeOptions.url ?? 'unmatched',
+          status: reply.statusCode,
+          ms: reply.elapsedTime,
+        },
+        'request',
+      );
+    }
+  });
+
+  // External plugins first, then Ferry's own (fastify/demo's order).
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Ferry', version: '0.1.0', description: 'OTA release registry and certificate issuance' },
+      components: { securitySchemes: { releaseToken: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'RATE_LIMITED', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`, {
+        limit: context.max,
+      }),
+  });
+
+  const database = await openMigratedDatabase(config.database);
+  app.addHook('onClose', async () => database.close());
+
+  const releaseStore = new KyselyReleaseStore(database, options.now);
+  const releases = new ReleaseService({ store: releaseStore, log: app.log, now: options.now });
+  app.decorate('ferry', { database, releaseStore, releases });
+
+  healthRoutes(app, database);
+  const requireReleaseToken = requireBearerToken(config.releaseToken);
+  releaseRoute(app, {
+    service: releases,
+    requireReleaseToken,
+    bodyLimit: config.limits.releaseBodyBytes,
+    perMinute: config.limits.releasePerMinute,
+    rateKey: releaseRateKey,
+  });
+  baselineFingerprintRoute(app, { service: releases, perMinute: config.limits.baselinePerMinute });
+
+  return app;
+}

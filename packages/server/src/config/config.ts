@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Thrown at start-up; the message names the variable so an operator can fix it. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const intFrom = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  PORT: intFrom('PORT', 0, 65535).optional(),
+  HOST: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)')
+    .optional(),
+  OTA_RELEASE_TOKEN: z.string().min(16, 'OTA_RELEASE_TOKEN must be at least 16 characters').optional(),
+  RELEASE_BODY_LIMIT_BYTES: intFrom('RELEASE_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).optional(),
+  RELEASE_RATE_LIMIT_PER_MINUTE: intFrom('RELEASE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
+  BASELINE_RATE_LIMIT_PER_MINUTE: intFrom('BASELINE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
+});
+
+export type Env = Record<string, string | undefined>;
+
+export interface Config {
+  production: boolean;
+  port: number;
+  host: string;
+  logLevel: string;
+  publicUrl: string;
+  dataDir: string;
+  database: { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string };
+  /** Undefined only in development, where a token is generated on first start. */
+  releaseToken: string | undefined;
+  limits: {
+    releaseBodyBytes: number;
+    releasePerMinute: number;
+    baselinePerMinute: number;
+  };
+}
+
+/** Empty strings count as unset: CI systems often export VAR= for "not configured". */
+const withoutEmpty = (env: Env): Env => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+
+export function loadConfig(rawEnv: Env = process.env): Config {
+  const parsed = EnvSchema.safeParse(withoutEmpty(rawEnv));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const variable = String(first?.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid ${variable}: ${first?.message ?? 'invalid value'}`);
+  }
+  const env = parsed.data;
+  const production = env.NODE_ENV === 'production';
+  if (production && !env.OTA_RELEASE_TOKEN) {
+    throw new ConfigError(
+      'OTA_RELEASE_TOKEN is required when NODE_ENV=production (the bearer token of the release endpoints)',
+    );
+  }
+  const port = env.PORT ?? 3000;
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  return {
+    production,
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir,
+    database: env.DATABASE_URL
+      ? { engine: 'postgres', url: env.DATABASE_URL }
+      : { engine: 'sqlite', file: path.join(dataDir, 'ferry.sqlite') },
+    releaseToken: env.OTA_RELEASE_TOKEN,
+    limits: {
+      releaseBodyBytes: env.RELEASE_BODY_LIMIT_BYTES ?? 1024 * 1024,
+      releasePerMinute: env.RELEASE_RATE_LIMIT_PER_MINUTE ?? 120,
+      baselinePerMinute: env.BASELINE_RATE_LIMIT_PER_MINUTE ?? 300,
+    },
+  };
+}

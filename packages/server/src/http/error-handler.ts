@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, errorBody } from './app-error.js';
+
+interface ValidationItem {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[] } };
+}
+
+const fieldPath = (item: ValidationItem, context: string | undefined): string => {
+  const issuePath = item.params?.issue?.path;
+  const inner = issuePath?.length
+    ? issuePath.map(String).join('.')
+    : (item.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  return [context, inner].filter(Boolean).join('.') || (context ?? 'request');
+};
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+/**
+ * Every failure leaves as the error body of decisions.md §6. Bad input is always 4xx; only a bug
+ * reaches 500, and its message never echoes the request.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError & { validationContext?: string }, request, reply) => {
+    if (err instanceof AppError) {
+      reply.headers(err.headers).code(err.statusCode).send(err.toBody());
+      return;
+    }
+    if (err.validation) {
+      const fields = (err.validation as ValidationItem[]).map((item) => ({
+        path: fieldPath(item, err.validationContext),
+        message: item.message ?? 'invalid value',
+      }));
+      reply.code(400).send(errorBody('VALIDATION_FAILED', 'The request is invalid; see details.fields.', { fields }));
+      return;
+    }
+    if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      reply.code(400).send(errorBody('INVALID_JSON', 'The request body is not valid JSON.'));
+      return;
+    }
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      reply.code(400).send(errorBody('INVALID_JSON', 'The request body is empty but declared as JSON.'));
+      return;
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = CODE_BY_STATUS[status] ?? 'BAD_REQUEST';
+      // Fastify's own 4xx messages describe the request shape, never its content, so they are safe to show.
+      reply.code(status).send(errorBody(code, err.message || 'The request was rejected.'));
+      return;
+    }
+    request.log.error({ err }, 'unhandled error');
+    reply.code(500).send(errorBody('INTERNAL', 'Something went wrong on our side. The request changed nothing.'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}.`));
+  });
+}

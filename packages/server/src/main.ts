@@ -1,0 +1,46 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { applyDevelopmentDefaults, type DevelopmentNotice } from './config/development-defaults.js';
+
+function announce(notice: DevelopmentNotice): void {
+  const lines = ['', 'Ferry is running in DEVELOPMENT mode: embedded defaults, not for production.'];
+  if (notice.createdReleaseToken) {
+    lines.push(`Release token (shown once; also in ${notice.releaseTokenFile}):`, `  ${notice.createdReleaseToken}`);
+  } else {
+    lines.push(`Release token: see ${notice.releaseTokenFile}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+async function main(): Promise<void> {
+  let config = loadConfig();
+  let notice: DevelopmentNotice | undefined;
+  if (!config.production) ({ config, notice } = applyDevelopmentDefaults(config));
+
+  const app = await buildApp({ config });
+  if (notice) {
+    app.log.warn({ dataDir: config.dataDir }, 'development mode: embedded defaults are in use');
+    announce(notice);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    await app.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+  process.stderr.write(`ferry: cannot start: ${message}\n`);
+  process.exit(1);
+});

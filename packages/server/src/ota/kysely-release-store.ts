@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { Release, Track } from '@ferry/contracts';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Database } from '../storage/database.js';
+import { type DatabaseSchema, parseJson, type ReleasesTable, toJson } from '../storage/schema.js';
+import type { LockedTrack, NewAuditEvent, NewRelease, ReleaseStore } from './release-store.js';
+
+type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+export const toRelease = (row: Selectable<ReleasesTable>): Release => ({
+  id: row.id,
+  channel: row.channel as Release['channel'],
+  platform: row.platform as Release['platform'],
+  runtimeVersion: row.runtime_version,
+  launchAsset: parseJson(row.launch_asset),
+  assets: parseJson(row.assets),
+  otaConfig: row.ota_config === null ? null : parseJson(row.ota_config),
+  updatePolicy: row.update_policy as Release['updatePolicy'],
+  metadata: parseJson(row.metadata),
+  createdAt: new Date(Number(row.created_at)).toISOString(),
+});
+
+const newestQuery = (db: Executor, track: Track) =>
+  db
+    .selectFrom('releases')
+    .selectAll()
+    .where('channel', '=', track.channel)
+    .where('platform', '=', track.platform)
+    .where('runtime_version', '=', track.runtimeVersion)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc');
+
+async function insertRelease(db: Executor, release: NewRelease): Promise<Release> {
+  const row = await db
+    .insertInto('releases')
+    .values({
+      id: release.id,
+      channel: release.channel,
+      platform: release.platform,
+      runtime_version: release.runtimeVersion,
+      launch_asset: toJson(release.launchAsset),
+      assets: toJson(release.assets),
+      ota_config: release.otaConfig === null ? null : toJson(release.otaConfig),
+      update_policy: release.updatePolicy,
+      metadata: toJson(release.metadata),
+      created_at: release.createdAt.getTime(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRelease(row);
+}
+
+async function insertAudit(db: Executor, event: NewAuditEvent, now: Date): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({
+      id: randomUUID(),
+      type: event.type,
+      actor: event.actor,
+      channel: event.track?.channel ?? null,
+      platform: event.track?.platform ?? null,
+      runtime_version: event.track?.runtimeVersion ?? null,
+      release_id: event.releaseId ?? null,
+      details: toJson(event.details),
+      created_at: now.getTime(),
+    })
+    .execute();
+}
+
+const lockedTrack = (db: Executor, track: Track, now: () => Date): LockedTrack => ({
+  newest: async () => {
+    const row = await newestQuery(db, track).limit(1).executeTakeFirst();
+    return row && toRelease(row);
+  },
+  insert: (release) => insertRelease(db, release),
+  audit: (event) => insertAudit(db, event, now()),
+});
+
+/**
+ * ReleaseStore over Kysely, for both engines. The queries are the same; only the way a track is
+ * locked differs: PostgreSQL takes a transaction-scoped advisory lock on the track, SQLite takes
+ * the database write lock up front (BEGIN IMMEDIATE), which also serializes other processes.
+ */
+export class KyselyReleaseStore implements ReleaseStore {
+  constructor(
+    private readonly database: Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async newest(track: Track): Promise<Release | undefined> {
+    const row = await newestQuery(this.db, track).limit(1).executeTakeFirst();
+    return row && toRelease(row);
+  }
+
+  async list(track: Track, limit: number): Promise<Release[]> {
+    const rows = await newestQuery(this.db, track).limit(limit).execute();
+    return rows.map(toRelease);
+  }
+
+  async findById(id: string): Promise<Release | undefined> {
+    const row = await this.db.selectFrom('releases').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRelease(row);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('releases')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async withTrackLock<T>(track: Track, work: (locked: LockedTrack) => Promise<T>): Promise<T> {
+    if (this.database.engine === 'postgres') {
+      return this.db.transaction().execute(async (trx) => {
+        const key = `releases:${track.channel}:${track.platform}:${track.runtimeVersion}`;
+        await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+        return work(lockedTrack(trx, track, this.now));
+      });
+    }
+    return this.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await work(lockedTrack(conn, track, this.now));
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(conn);
+        throw error;
+      }
+    });
+  }
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { BaselineResponse, Release, ReleasePayload, ReleaseSummary, Track } from '@ferry/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../http/app-error.js';
+import { evaluateGuard } from './guard.js';
+import type { ReleaseStore } from './release-store.js';
+
+export const summarize = (release: Release): ReleaseSummary => ({
+  id: release.id,
+  channel: release.channel,
+  platform: release.platform,
+  runtimeVersion: release.runtimeVersion,
+  createdAt: release.createdAt,
+  updatePolicy: release.updatePolicy,
+  fingerprint: release.metadata.fingerprint ?? null,
+});
+
+export const trackOf = (t: Track): Track => ({
+  channel: t.channel,
+  platform: t.platform,
+  runtimeVersion: t.runtimeVersion,
+});
+
+/**
+ * createdAt orders a track, and expo-updates only applies an update whose createdAt is later than
+ * the one it runs. A clock that steps backwards must not make a new release older than the active one.
+ */
+export const nextCreatedAt = (now: Date, newest: Release | undefined): Date => {
+  const floor = newest ? Date.parse(newest.createdAt) + 1 : Number.NEGATIVE_INFINITY;
+  return new Date(Math.max(now.getTime(), floor));
+};
+
+export interface ReleaseServiceDeps {
+  store: ReleaseStore;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+  /** Called after a release is committed, so caches can drop the track. */
+  onPublished?: (release: Release) => void;
+}
+
+export class ReleaseService {
+  private readonly now: () => Date;
+  constructor(private readonly deps: ReleaseServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Registers a release: the guard and the insert run as one atomic step per track. */
+  async publish(payload: ReleasePayload, actor: string): Promise<ReleaseSummary> {
+    const track = trackOf(payload);
+    const release = await this.deps.store.withTrackLock(track, async (locked) => {
+      const newest = await locked.newest();
+      const verdict = evaluateGuard(payload, newest && { id: newest.id, fingerprint: newest.metadata.fingerprint });
+      if (verdict.kind === 'block') {
+        throw new AppError(
+          409,
+          'NATIVE_FINGERPRINT_CHANGED',
+          `The native fingerprint changed for runtimeVersion ${payload.runtimeVersion} on ${payload.platform} (${payload.channel}). ` +
+            'Native code cannot ship over the air: make a new store build with a higher build number, which starts a new runtimeVersion.',
+          {
+            runtimeVersion: payload.runtimeVersion,
+            platform: payload.platform,
+            channel: payload.channel,
+            baselineFingerprint: verdict.storedFingerprint,
+            fingerprint: verdict.candidateFingerprint,
+            baselineReleaseId: verdict.baselineReleaseId,
+          },
+        );
+      }
+      const created = await locked.insert({
+        id: randomUUID(),
+        ...track,
+        launchAsset: payload.launchAsset,
+        assets: payload.assets,
+        otaConfig: payload.otaConfig ?? null,
+        updatePolicy: payload.updatePolicy ?? null,
+        metadata: { ...payload.metadata, fingerprint: payload.fingerprint ?? null },
+        createdAt: nextCreatedAt(this.now(), newest),
+      });
+      if (verdict.kind === 'bypass') {
+        await locked.audit({
+          type: 'guard.bypassed',
+          actor,
+          track,
+          releaseId: created.id,
+          details: {
+            baselineReleaseId: newest?.id ?? null,
+            baselineFingerprint: verdict.storedFingerprint,
+            fingerprint: verdict.candidateFingerprint,
+            wouldHaveBlocked: verdict.wouldHaveBlocked,
+          },
+        });
+      }
+      await locked.audit({
+        type: 'release.created',
+        actor,
+        track,
+        releaseId: created.id,
+        details: {
+          guard: verdict.kind === 'pass' ? verdict.reason : verdict.kind,
+          baselineReleaseId: newest?.id ?? null,
+          baselineFingerprint: newest?.metadata.fingerprint ?? null,
+          fingerprint: payload.fingerprint ?? null,
+          updatePolicy: payload.updatePolicy ?? null,
+          metadata: payload.metadata ?? {},
+        },
+      });
+      if (verdict.kind === 'bypass') {
+        this.deps.log.warn(
+          { track, releaseId: created.id, actor, wouldHaveBlocked: verdict.wouldHaveBlocked },
+          'native-change guard bypassed with allowNativeChange',
+        );
+      }
+      return created;
+    });
+    this.deps.onPublished?.(release);
+    return summarize(release);
+  }
+
+  /** The record the guard would compare the next production release with. */
+  async baseline(track: Track): Promise<BaselineResponse> {
+    const newest = await this.deps.store.newest(track);
+    if (!newest) {
+      throw new AppError(
+        404,
+        'NOT_FOUND',
+        `No release exists for ${track.channel}/${track.platform}/${track.runtimeVersion}.`,
+        {
+          ...track,
+        },
+      );
+    }
+    return { fingerprint: newest.metadata.fingerprint ?? null, releaseId: newest.id, createdAt: newest.createdAt };
+  }
+}

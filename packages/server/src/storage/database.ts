@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config/config.js';
+import { migrateToLatest } from './migrations/migrator.js';
+import type { DatabaseSchema } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Database {
+  engine: Engine;
+  db: Kysely<DatabaseSchema>;
+  /** Only for PostgreSQL: the pool, for LISTEN/NOTIFY and advisory locks. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+// BIGINT (epoch ms) and COUNT come back as strings by default; every value we store fits a double.
+const pgTypes = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === 20) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export function openDatabase(target: Config['database']): Database {
+  if (target.engine === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10, types: pgTypes });
+    // An idle client that loses its connection must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+    return { engine: 'postgres', db, pool, close: () => db.destroy() };
+  }
+  if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
+  const sqlite = new Sqlite(target.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { engine: 'sqlite', db, close: () => db.destroy() };
+}
+
+/** Opens the database and applies every pending migration. */
+export async function openMigratedDatabase(target: Config['database']): Promise<Database> {
+  const database = openDatabase(target);
+  try {
+    await migrateToLatest(database.db, database.engine);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}

@@ -1,0 +1,36 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Engine } from '../database.js';
+import { releasesMigration } from './001_releases.js';
+import { auditEventsMigration } from './002_audit_events.js';
+
+/** An engine-aware migration: each file holds the DDL for both engines side by side. */
+export type EngineMigration = (engine: Engine) => Migration;
+
+/**
+ * Versioned, append-only. Never edit a migration that has shipped; add the next number.
+ * Later features append their own entries here.
+ */
+export const MIGRATIONS: Record<string, EngineMigration> = {
+  '001_releases': releasesMigration,
+  '002_audit_events': auditEventsMigration,
+};
+
+class EngineMigrationProvider implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, make]) => [name, make(this.engine)]));
+  }
+}
+
+// Kysely's Migrator takes a lock (an advisory lock on PostgreSQL), so several instances starting
+// together apply each migration exactly once.
+// biome-ignore lint/suspicious/noExplicitAny: migrations run before the schema they create exists.
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
+  const migrator = new Migrator({ db, provider: new EngineMigrationProvider(engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const cause = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+  }
+}

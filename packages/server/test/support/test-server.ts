@@ -1,0 +1,79 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
+import { createTestDatabase, type EngineName, type TestDatabase } from './engines.js';
+
+export const TEST_RELEASE_TOKEN = 'test-release-token-0123456789abcdef';
+
+/** Collects every log line the server writes, so tests can assert what reaches (and never reaches) logs. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+  entries(): Array<Record<string, unknown>> {
+    return this.lines.map((line) => JSON.parse(line));
+  }
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  token: string;
+  logs: LogCapture;
+  database: TestDatabase;
+  /** fetch against the server with the release token set. */
+  authed(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  logLevel?: string;
+  now?: () => Date;
+  /** Reuse a database another server created (several instances on one database). */
+  database?: TestDatabase;
+  configure?: (config: Config) => Config;
+}
+
+/** Starts a real server on an ephemeral port over a database of its own. */
+export async function startTestServer(engine: EngineName, options: TestServerOptions = {}): Promise<TestServer> {
+  const database = options.database ?? (await createTestDatabase(engine));
+  const logs = new LogCapture();
+  let config = loadConfig({
+    OTA_RELEASE_TOKEN: TEST_RELEASE_TOKEN,
+    PORT: '0',
+    DATA_DIR: '/nonexistent',
+    ...options.env,
+  });
+  config = { ...config, database: database.target };
+  if (options.configure) config = options.configure(config);
+  const app = await buildApp({ config, logger: pino({ level: options.logLevel ?? 'info' }, logs), now: options.now });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  const ownsDatabase = !options.database;
+  return {
+    app,
+    url,
+    token: TEST_RELEASE_TOKEN,
+    logs,
+    database,
+    authed: (path, init = {}) =>
+      fetch(url + path, {
+        ...init,
+        headers: { authorization: `Bearer ${TEST_RELEASE_TOKEN}`, 'content-type': 'application/json', ...init.headers },
+      }),
+    close: async () => {
+      await app.close();
+      if (ownsDatabase) await database.drop();
+    },
+  };
+}
