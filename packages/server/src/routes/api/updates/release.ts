@@ -16,7 +16,8 @@ export function releaseRoute(app: FastifyInstance, options: ReleaseRouteOptions)
     '/api/updates/release',
     {
       bodyLimit: options.bodyLimit,
-      preHandler: options.requireReleaseToken,
+      // onRequest: strangers are turned away before their body is read or validated.
+      onRequest: options.requireReleaseToken,
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary: 'Register an OTA release (guarded against native changes on production)',

@@ -115,6 +115,14 @@ describeEachEngine('POST /api/updates/release', (engine) => {
       expect((await response.json()).error.code).toBe('UNAUTHORIZED');
       expect(await tableCounts()).toEqual(before);
     });
+    it('checks the token before reading the body: an unauthenticated bad body is 401, not 400', async () => {
+      const response = await fetch(`${server.url}/api/updates/release`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"not json',
+      });
+      expect(response.status).toBe(401);
+    });
   });
 
   // The spec's guard table over HTTP: [name, earlier release (or none), candidate, expected status].

@@ -1,0 +1,116 @@
+/**
+ * bench:registry — the newest-release lookup and the guarded insert at 1 thousand and at 1 million
+ * releases (1,000 tracks), on SQLite and PostgreSQL. The 1k figures are the baseline of the ratio.
+ * Target: the lookup at 1M rows is at most 2× its time at 1k rows.
+ */
+import { sql } from 'kysely';
+import pino from 'pino';
+import { KyselyReleaseStore } from '../src/ota/kysely-release-store.js';
+import { ReleaseService } from '../src/ota/release-service.js';
+import { type Database, openMigratedDatabase } from '../src/storage/database.js';
+import { createTestDatabase, type EngineName } from '../test/support/engines.js';
+import { releasePayload } from '../test/support/releases.js';
+import { printTable, timeEach } from './bench-stats.js';
+
+const TRACKS = 1_000;
+const TOTAL = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const LOOKUPS = 3_000;
+const INSERTS = 500;
+const FINGERPRINT = 'fp-seed';
+
+const trackOf = (i: number) => ({
+  channel: 'production' as const,
+  platform: 'ios' as const,
+  runtimeVersion: `bench-${i % TRACKS}`,
+});
+
+/** Adds rows numbered [from, to) in one statement; track = n % 1000, createdAt increases with n. */
+async function seed(database: Database, from: number, to: number): Promise<void> {
+  const json = database.engine === 'postgres' ? sql.raw('::jsonb') : sql.raw('');
+  const launch = JSON.stringify({ url: 'https://cdn.test/bundle', hash: 'a'.repeat(43) });
+  const meta = JSON.stringify({ fingerprint: FINGERPRINT, commit: 'seed' });
+  const rows =
+    database.engine === 'postgres'
+      ? sql`select n from generate_series(${from}::bigint, ${to - 1}::bigint) as n`
+      : sql`with recursive c(n) as (select ${from} union all select n + 1 from c where n < ${to - 1}) select n from c`;
+  await sql`
+    insert into releases (id, channel, platform, runtime_version, launch_asset, assets, ota_config, update_policy, metadata, created_at)
+    select 'seed-' || n, 'production', 'ios', 'bench-' || (n % ${TRACKS}), ${launch}${json}, '[]'${json}, null, null,
+           ${meta}${json}, ${Date.UTC(2020, 0, 1)} + n
+    from (${rows}) as s`.execute(database.db);
+  await sql`analyze`.execute(database.db);
+}
+
+async function measure(engine: EngineName, database: Database, rows: string) {
+  const store = new KyselyReleaseStore(database);
+  const service = new ReleaseService({ store, log: pino({ level: 'silent' }) });
+  // Warm-up, so neither stage is measured with cold caches or an unprepared connection pool.
+  await timeEach(300, (i) => store.newest(trackOf(i)));
+  const lookup = await timeEach(LOOKUPS, (i) => store.newest(trackOf((i * 7919) % TRACKS)));
+  const insert = await timeEach(INSERTS, (i) =>
+    service.publish(releasePayload({ ...trackOf((i * 104729) % TRACKS), fingerprint: FINGERPRINT }), 'bench'),
+  );
+  return [
+    {
+      engine,
+      rows,
+      operation: 'newest-release lookup',
+      'p50 ms': lookup.p50,
+      'p99 ms': lookup.p99,
+      'ops/s': lookup.opsPerSec,
+    },
+    {
+      engine,
+      rows,
+      operation: 'guarded insert',
+      'p50 ms': insert.p50,
+      'p99 ms': insert.p99,
+      'ops/s': insert.opsPerSec,
+    },
+  ];
+}
+
+async function benchEngine(engine: EngineName) {
+  const testDb = await createTestDatabase(engine);
+  const database = await openMigratedDatabase(testDb.target);
+  try {
+    await seed(database, 0, TRACKS);
+    const small = await measure(engine, database, '1k');
+    const started = Date.now();
+    for (let from = TRACKS; from < TOTAL; from += 200_000) await seed(database, from, Math.min(TOTAL, from + 200_000));
+    console.error(
+      `[${engine}] seeded ${TOTAL.toLocaleString()} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const large = await measure(engine, database, TOTAL >= 1_000_000 ? `${TOTAL / 1_000_000}M` : `${TOTAL / 1000}k`);
+    return { rows: [...small, ...large], small, large };
+  } finally {
+    await database.close();
+    await testDb.drop();
+  }
+}
+
+const engines: EngineName[] = process.env.BENCH_ENGINES
+  ? (process.env.BENCH_ENGINES.split(',') as EngineName[])
+  : ['sqlite', 'postgres'];
+const table = [];
+const ratios = [];
+for (const engine of engines) {
+  const result = await benchEngine(engine);
+  table.push(...result.rows);
+  for (const [index, operation] of ['newest-release lookup', 'guarded insert'].entries()) {
+    const small = result.small[index]!;
+    const large = result.large[index]!;
+    ratios.push({
+      engine,
+      operation,
+      'p50 ratio 1M/1k': Number(large['p50 ms']) / Number(small['p50 ms']),
+      'p99 ratio 1M/1k': Number(large['p99 ms']) / Number(small['p99 ms']),
+      target: operation === 'newest-release lookup' ? '≤ 2' : '-',
+    });
+  }
+}
+printTable(table);
+console.log();
+printTable(ratios);
+const lookupOk = ratios.filter((r) => r.operation === 'newest-release lookup').every((r) => r['p50 ratio 1M/1k'] <= 2);
+console.log(`\nlookup at 1M within 2× of 1k: ${lookupOk ? 'yes' : 'NO'}`);

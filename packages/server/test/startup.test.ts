@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { releasePayload } from './support/releases.js';
+import { spawnServer } from './support/spawn-server.js';
+
+const tempDirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-start-'));
+  tempDirs.push(dir);
+  return path.join(dir, 'data');
+};
+afterEach(() => {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm start (the real entry point)', () => {
+  it('runs with zero configuration: creates DATA_DIR, prints a release token once, warns about development mode', async () => {
+    const dataDir = tempDir();
+    const first = spawnServer({ DATA_DIR: dataDir });
+    const url = await first.listening;
+    const token = fs.readFileSync(path.join(dataDir, 'dev/release-token'), 'utf8').trim();
+    expect(first.output()).toContain(token);
+    expect(first.output()).toMatch(/DEVELOPMENT mode/);
+    expect(first.output()).toMatch(/"level":40.*development mode/);
+    expect(fs.existsSync(path.join(dataDir, 'ferry.sqlite'))).toBe(true);
+
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    const unauthorized = await fetch(`${url}/api/updates/release`, { method: 'POST' });
+    expect(unauthorized.status).toBe(401);
+    expect(await first.stop()).toBe(0);
+
+    // The second start reuses the token and does not print it again.
+    const second = spawnServer({ DATA_DIR: dataDir });
+    await second.listening;
+    expect(second.output()).not.toContain(token);
+    expect(second.output()).toContain('release-token');
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('shuts down gracefully on SIGTERM, finishing in-flight requests', async () => {
+    const dataDir = tempDir();
+    const server = spawnServer({ DATA_DIR: dataDir });
+    const url = new URL(await server.listening);
+    const token = fs.readFileSync(path.join(dataDir, 'dev/release-token'), 'utf8').trim();
+    const body = JSON.stringify(releasePayload());
+    // A request whose body is still arriving when the signal comes: it must complete, not be cut.
+    const request = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: '/api/updates/release',
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+    });
+    const response = new Promise<number>((resolve, reject) => {
+      request.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      request.on('error', reject);
+    });
+    request.write(body.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    await expect.poll(() => server.output(), { timeout: 5000 }).toMatch(/shutting down/);
+    request.end(body.slice(10));
+    expect(await response).toBe(201);
+    expect(await server.exited).toBe(0);
+  });
+
+  it.each([
+    ['NODE_ENV=production without OTA_RELEASE_TOKEN', { NODE_ENV: 'production' }, /OTA_RELEASE_TOKEN/],
+    ['a malformed PORT', { PORT: 'eighty' }, /PORT/],
+    ['a DATABASE_URL that is not postgres', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    ['a release token that is too short', { NODE_ENV: 'production', OTA_RELEASE_TOKEN: 'short' }, /OTA_RELEASE_TOKEN/],
+  ])('%s stops start-up with a message naming the variable', async (_name, env, message) => {
+    const server = spawnServer({ DATA_DIR: tempDir(), ...env });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toMatch(message);
+    expect(server.output()).not.toMatch(/Server listening/);
+  });
+});

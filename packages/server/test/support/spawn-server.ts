@@ -1,0 +1,46 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const mainFile = path.join(repoRoot, 'packages/server/src/main.ts');
+
+export interface SpawnedServer {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  /** Resolves with the listening URL, or rejects with everything printed if the process exits first. */
+  listening: Promise<string>;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs the real entry point (what `npm start` runs) as a child process. */
+export function spawnServer(env: Record<string, string>): SpawnedServer {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', ...env },
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const listening = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /Server listening at (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+  });
+  listening.catch(() => {});
+  return {
+    child,
+    output: () => out,
+    listening,
+    exited,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
