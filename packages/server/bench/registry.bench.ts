@@ -3,6 +3,7 @@
  * releases (1,000 tracks), on SQLite and PostgreSQL. The 1k figures are the baseline of the ratio.
  * Target: the lookup at 1M rows is at most 2× its time at 1k rows.
  */
+import { ReleasePayload } from '@ferry/contracts';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { KyselyReleaseStore } from '../src/ota/kysely-release-store.js';
@@ -48,7 +49,10 @@ async function measure(engine: EngineName, database: Database, rows: string) {
   await timeEach(300, (i) => store.newest(trackOf(i)));
   const lookup = await timeEach(LOOKUPS, (i) => store.newest(trackOf((i * 7919) % TRACKS)));
   const insert = await timeEach(INSERTS, (i) =>
-    service.publish(releasePayload({ ...trackOf((i * 104729) % TRACKS), fingerprint: FINGERPRINT }), 'bench'),
+    service.publish(
+      ReleasePayload.parse(releasePayload({ ...trackOf((i * 104729) % TRACKS), fingerprint: FINGERPRINT })),
+      'bench',
+    ),
   );
   return [
     {
