@@ -9,18 +9,25 @@ import { AppError } from './http/app-error.js';
 import { bearerTokenOf, requireBearerToken } from './http/bearer-token.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { loggerOptions } from './http/logger.js';
+import { publicUrlResolver } from './http/public-url.js';
 import { KyselyReleaseStore } from './ota/kysely-release-store.js';
 import { ReleaseService } from './ota/release-service.js';
 import type { ReleaseStore } from './ota/release-store.js';
 import { baselineFingerprintRoute } from './routes/api/updates/baseline-fingerprint.js';
 import { releaseRoute } from './routes/api/updates/release.js';
 import { healthRoutes } from './routes/health.js';
+import { objectRoutes } from './routes/objects.js';
 import { type Database, openMigratedDatabase } from './storage/database.js';
+import { AssetDelivery } from './storage/objects/asset-delivery.js';
+import { createObjectStorage } from './storage/objects/create-object-store.js';
+import type { ObjectStore } from './storage/objects/object-store.js';
 
 export interface FerryServices {
   database: Database;
   releaseStore: ReleaseStore;
   releases: ReleaseService;
+  /** Object storage (local files or S3): update assets, certificate PDFs. */
+  objects: ObjectStore;
 }
 
 declare module 'fastify' {
@@ -95,7 +102,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const releaseStore = new KyselyReleaseStore(database, options.now);
   const releases = new ReleaseService({ store: releaseStore, log: app.log, now: options.now });
-  app.decorate('ferry', { database, releaseStore, releases });
+  const publicUrl = publicUrlResolver(app, config);
+  const objectStorage = createObjectStorage(config.objects, {
+    objectsBaseUrl: () => `${publicUrl()}/objects`,
+    log: app.log,
+    now: options.now,
+  });
+  app.decorate('ferry', { database, releaseStore, releases, objects: objectStorage.store });
 
   healthRoutes(app, database);
   const requireReleaseToken = requireBearerToken(config.releaseToken);
@@ -107,6 +120,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rateKey: releaseRateKey,
   });
   baselineFingerprintRoute(app, { service: releases, perMinute: config.limits.baselinePerMinute });
+  await app.register(objectRoutes, {
+    store: objectStorage.store,
+    signer: objectStorage.urlSigner,
+    delivery: new AssetDelivery(objectStorage.store, app.log),
+    uploads: objectStorage.local && { store: objectStorage.local, maxBytes: config.objects.uploadLimitBytes },
+  });
 
   return app;
 }

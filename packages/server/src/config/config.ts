@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type CertificateConfig, loadCertificateConfig } from './certificate-config.js';
+import { loadObjectsConfig, type ObjectsConfig } from './object-store-config.js';
+import { loadUpdatesConfig, type UpdatesConfig } from './updates-config.js';
 
 /** Thrown at start-up; the message names the variable so an operator can fix it. */
 export class ConfigError extends Error {
@@ -47,6 +50,12 @@ export interface Config {
     releasePerMinute: number;
     baselinePerMinute: number;
   };
+  /** Certificate issuance: keys, user auth, vendors, limits (certificate-config.ts). */
+  certificates: CertificateConfig;
+  /** Object storage: local files or S3, asset URLs, upload limit (object-store-config.ts). */
+  objects: ObjectsConfig;
+  /** Manifest signing and the manifest cache (updates-config.ts). */
+  updates: UpdatesConfig;
 }
 
 /** Empty strings count as unset: CI systems often export VAR= for "not configured". */
@@ -68,12 +77,13 @@ export function loadConfig(rawEnv: Env = process.env): Config {
   }
   const port = env.PORT ?? 3000;
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     production,
     port,
     host: env.HOST ?? '127.0.0.1',
     logLevel: env.LOG_LEVEL ?? 'info',
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     database: env.DATABASE_URL
       ? { engine: 'postgres', url: env.DATABASE_URL }
@@ -84,5 +94,8 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       releasePerMinute: env.RELEASE_RATE_LIMIT_PER_MINUTE ?? 120,
       baselinePerMinute: env.BASELINE_RATE_LIMIT_PER_MINUTE ?? 300,
     },
+    certificates: loadCertificateConfig(withoutEmpty(rawEnv), production),
+    objects: loadObjectsConfig(withoutEmpty(rawEnv), { production, dataDir }),
+    updates: loadUpdatesConfig(withoutEmpty(rawEnv), production),
   };
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -46,10 +49,12 @@ export interface TestServerOptions {
 export async function startTestServer(engine: EngineName, options: TestServerOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase(engine));
   const logs = new LogCapture();
+  // A DATA_DIR of its own (local objects live there), removed on close unless the test chose one.
+  const dataDir = options.env?.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-data-'));
   let config = loadConfig({
     OTA_RELEASE_TOKEN: TEST_RELEASE_TOKEN,
     PORT: '0',
-    DATA_DIR: '/nonexistent',
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...options.env,
   });
   config = { ...config, database: database.target };
@@ -74,6 +79,7 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     close: async () => {
       await app.close();
       if (ownsDatabase) await database.drop();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -8,6 +8,16 @@ export interface StoredObject {
   etag: string;
 }
 
+/** Options of a direct upload URL; each given constraint is enforced on the upload. */
+export interface SignedPutOptions {
+  contentType: string;
+  ttlSeconds: number;
+  /** Unpadded base64url SHA-256 the uploaded bytes must have. */
+  sha256Base64Url?: string;
+  /** Exact byte count of the upload. */
+  size?: number;
+}
+
 export interface SignedRequest {
   url: string;
   /** Headers the client must send with the request for the signature to hold. */
@@ -17,7 +27,8 @@ export interface SignedRequest {
 /**
  * The ObjectStore port: two adapters (local files under DATA_DIR, S3) behind one contract suite.
  * Keys are relative, slash-separated, and validated by every adapter (no `..`, no absolute paths,
- * no empty segments, no backslashes or control characters).
+ * no empty segments, no backslashes or control characters; see object-key.ts). An invalid key
+ * makes every method throw InvalidObjectKeyError.
  */
 export interface ObjectStore {
   /** Writes an object. Writing identical content to an existing key changes nothing. */
@@ -29,8 +40,5 @@ export interface ObjectStore {
   /** A URL anyone can GET until it expires (private objects such as certificate PDFs). */
   signedGetUrl(key: string, ttlSeconds: number): Promise<string>;
   /** A URL and headers to PUT the object directly (the publisher's asset uploads). */
-  signedPutUrl(
-    key: string,
-    options: { contentType: string; ttlSeconds: number; sha256Base64Url?: string },
-  ): Promise<SignedRequest>;
+  signedPutUrl(key: string, options: SignedPutOptions): Promise<SignedRequest>;
 }

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ConfigError, type Env } from './config.js';
+
+/** A PEM given inline or as a file path; `variable` is what error messages name. */
+export interface PemSource {
+  variable: string;
+  inline?: string;
+  path?: string;
+}
+
+export interface SigningConfig {
+  key: PemSource;
+  certificate: PemSource;
+  keyId: string;
+}
+
+export interface UpdatesConfig {
+  /** Undefined only outside production; development defaults generate a key into DATA_DIR/dev. */
+  signing: SigningConfig | undefined;
+  /** OTA_SIGNING_KEY_ID, kept apart so development defaults can reuse it. */
+  keyId: string;
+  /** How long a cached "newest release of a track" is trusted without a notification. */
+  manifestCacheTtlSeconds: number;
+}
+
+const UpdatesEnv = z.object({
+  OTA_SIGNING_KEY: z.string().min(1).optional(),
+  OTA_SIGNING_KEY_PATH: z.string().min(1).optional(),
+  OTA_SIGNING_CERT: z.string().min(1).optional(),
+  OTA_SIGNING_CERT_PATH: z.string().min(1).optional(),
+  OTA_SIGNING_KEY_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._:@+-]{1,64}$/, 'OTA_SIGNING_KEY_ID must be 1–64 characters of A-Z a-z 0-9 . _ : @ + -')
+    .optional(),
+  MANIFEST_CACHE_TTL_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'MANIFEST_CACHE_TTL_SECONDS must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 86_400, 'MANIFEST_CACHE_TTL_SECONDS must be between 1 and 86400')
+    .optional(),
+});
+
+function pemSource(env: z.infer<typeof UpdatesEnv>, inlineName: 'OTA_SIGNING_KEY' | 'OTA_SIGNING_CERT') {
+  const pathName = `${inlineName}_PATH` as const;
+  const inline = env[inlineName];
+  const file = env[pathName];
+  if (inline && file) throw new ConfigError(`Set either ${inlineName} or ${pathName}, not both`);
+  if (inline) return { variable: inlineName, inline: inline.replaceAll('\\n', '\n') };
+  if (file) return { variable: pathName, path: file };
+  return undefined;
+}
+
+/** Code signing of manifests and the manifest cache. Files are read and checked at start-up (signing/). */
+export function loadUpdatesConfig(rawEnv: Env, production: boolean): UpdatesConfig {
+  const parsed = UpdatesEnv.safeParse(rawEnv);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new ConfigError(`Invalid ${String(first?.path[0] ?? 'environment')}: ${first?.message ?? 'invalid value'}`);
+  }
+  const env = parsed.data;
+  const key = pemSource(env, 'OTA_SIGNING_KEY');
+  const certificate = pemSource(env, 'OTA_SIGNING_CERT');
+  const keyId = env.OTA_SIGNING_KEY_ID ?? 'main';
+  if (production && !key) {
+    throw new ConfigError(
+      'OTA_SIGNING_KEY_PATH or OTA_SIGNING_KEY is required when NODE_ENV=production (the RSA key that signs manifests)',
+    );
+  }
+  if (production && !certificate) {
+    throw new ConfigError(
+      'OTA_SIGNING_CERT_PATH or OTA_SIGNING_CERT is required when NODE_ENV=production (the code-signing certificate embedded in the app)',
+    );
+  }
+  if (Boolean(key) !== Boolean(certificate)) {
+    throw new ConfigError(
+      key
+        ? 'OTA_SIGNING_CERT_PATH or OTA_SIGNING_CERT must be set together with the signing key'
+        : 'OTA_SIGNING_KEY_PATH or OTA_SIGNING_KEY must be set together with the signing certificate',
+    );
+  }
+  return {
+    signing: key && certificate ? { key, certificate, keyId } : undefined,
+    keyId,
+    manifestCacheTtlSeconds: env.MANIFEST_CACHE_TTL_SECONDS ?? 60,
+  };
+}

@@ -1,0 +1,144 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../http/app-error.js';
+import { type AssetDelivery, PRIVATE_CACHE_CONTROL } from '../storage/objects/asset-delivery.js';
+import { type LocalObjectStore, UploadRejectedError } from '../storage/objects/local-object-store.js';
+import {
+  assetHashOfKey,
+  InvalidObjectKeyError,
+  isUpdateAssetKey,
+  urlPathToObjectKey,
+} from '../storage/objects/object-key.js';
+import type { ObjectStore } from '../storage/objects/object-store.js';
+import type { ObjectUrlSigner } from '../storage/objects/object-url-signer.js';
+
+export const OBJECTS_PREFIX = '/objects/';
+
+export interface ObjectRoutesOptions {
+  store: ObjectStore;
+  signer: ObjectUrlSigner;
+  delivery: AssetDelivery;
+  /** Set when the local store is in use: it alone accepts uploads through this server. */
+  uploads?: { store: LocalObjectStore; maxBytes: number };
+}
+
+/** The key named by the raw request path; `request.url` is still percent-encoded. */
+function keyOf(request: FastifyRequest): string {
+  const rawPath = request.url.split('?', 1)[0]!.slice(OBJECTS_PREFIX.length);
+  try {
+    return urlPathToObjectKey(rawPath);
+  } catch (error) {
+    if (error instanceof InvalidObjectKeyError) {
+      throw new AppError(400, 'INVALID_OBJECT_KEY', `The object path is not a valid key: ${error.message}.`);
+    }
+    throw error;
+  }
+}
+
+const forbidden = (reason: string) =>
+  new AppError(
+    403,
+    'FORBIDDEN',
+    reason === 'expired'
+      ? 'This object URL has expired; ask for a new one.'
+      : 'This object is private: it is reachable only through a valid signed URL.',
+    { reason },
+  );
+
+type Query = Record<string, string | undefined>;
+
+/**
+ * `/objects/<key>`: update assets (`updates/…`) are public and immutable; every other key needs an
+ * HMAC-signed, unexpired URL. With the local store, signed PUTs upload objects here as well.
+ */
+export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOptions): Promise<void> {
+  const { store, signer, delivery } = options;
+
+  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = keyOf(request);
+    if (!isUpdateAssetKey(key)) {
+      const query = request.query as Query;
+      const check = signer.check({ method: 'GET', key, expires: query.expires }, query.signature);
+      if (!check.ok) throw forbidden(check.reason);
+      const object = request.method === 'HEAD' ? await store.head(key) : await store.get(key);
+      if (!object) throw new AppError(404, 'NOT_FOUND', 'No object exists at this URL.');
+      reply
+        .header('content-type', object.contentType)
+        .header('content-length', object.size)
+        .header('etag', object.etag)
+        .header('cache-control', PRIVATE_CACHE_CONTROL)
+        .header('x-content-type-options', 'nosniff');
+      if ('body' in object) return reply.send(object.body);
+      return reply.send();
+    }
+    return delivery.serve(key, request, reply);
+  };
+
+  app.route({
+    method: 'GET',
+    url: `${OBJECTS_PREFIX}*`,
+    exposeHeadRoute: false,
+    schema: { hide: true },
+    handler: serve,
+  });
+  app.route({ method: 'HEAD', url: `${OBJECTS_PREFIX}*`, schema: { hide: true }, handler: serve });
+
+  const uploads = options.uploads;
+  if (!uploads) return;
+
+  // Upload bodies are any media type and are streamed to disk, never parsed or buffered.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.route({
+    method: 'PUT',
+    url: `${OBJECTS_PREFIX}*`,
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const key = keyOf(request);
+      const query = request.query as Query;
+      const contentType = request.headers['content-type'] ?? '';
+      const size =
+        query.size === undefined ? undefined : /^\d{1,15}$/.test(query.size) ? Number(query.size) : Number.NaN;
+      if (Number.isNaN(size)) throw forbidden('invalid');
+      const check = signer.check(
+        { method: 'PUT', key, expires: query.expires, contentType, sha256: query.sha256, size },
+        query.signature,
+      );
+      if (!check.ok) throw forbidden(check.reason);
+      // An update asset is content-addressed: whatever was signed, its bytes must hash to its key.
+      const keyHash = assetHashOfKey(key);
+      if (isUpdateAssetKey(key) && (keyHash === undefined || query.sha256 !== keyHash)) throw forbidden('invalid');
+
+      const declared = Number(request.headers['content-length'] ?? Number.NaN);
+      if (declared > uploads.maxBytes) {
+        throw new AppError(413, 'PAYLOAD_TOO_LARGE', `An upload may be at most ${uploads.maxBytes} bytes.`, {
+          limit: uploads.maxBytes,
+        });
+      }
+      const body = (request.body as Readable | undefined) ?? request.raw;
+      try {
+        const { created } = await uploads.store.putStream(key, body, {
+          contentType,
+          sha256: query.sha256,
+          size,
+          maxBytes: uploads.maxBytes,
+        });
+        const stored = await store.head(key);
+        if (stored) reply.header('etag', stored.etag);
+        return reply.code(created ? 201 : 200).send();
+      } catch (error) {
+        if (error instanceof UploadRejectedError) {
+          if (error.reason === 'too-large') {
+            throw new AppError(413, 'PAYLOAD_TOO_LARGE', `An upload may be at most ${uploads.maxBytes} bytes.`, {
+              limit: uploads.maxBytes,
+            });
+          }
+          const code = error.reason === 'hash-mismatch' ? 'HASH_MISMATCH' : 'SIZE_MISMATCH';
+          throw new AppError(400, code, `${error.message}; nothing was stored.`);
+        }
+        throw error;
+      }
+    },
+  });
+}

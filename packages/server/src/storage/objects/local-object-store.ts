@@ -1,0 +1,225 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { InvalidObjectKeyError, objectKeyToUrlPath, validateObjectKey } from './object-key.js';
+import type { ObjectStore, SignedPutOptions, SignedRequest, StoredObject } from './object-store.js';
+import type { ObjectUrlSigner } from './object-url-signer.js';
+
+/** An upload that broke one of its constraints; nothing was stored. */
+export class UploadRejectedError extends Error {
+  override name = 'UploadRejectedError';
+  constructor(
+    readonly reason: 'hash-mismatch' | 'size-mismatch' | 'too-large',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface MetaFile {
+  contentType: string;
+  size: number;
+  /** Unpadded base64url SHA-256 of the content; doubles as the ETag. */
+  sha256: string;
+}
+
+export interface LocalObjectStoreOptions {
+  /** The store's root, normally DATA_DIR/objects. */
+  directory: string;
+  /** Base of the URLs this server serves objects under (PUBLIC_URL + /objects), read per call. */
+  baseUrl: () => string;
+  signer: ObjectUrlSigner;
+}
+
+export interface PutStreamOptions {
+  contentType: string;
+  sha256?: string;
+  size?: number;
+  maxBytes: number;
+}
+
+/**
+ * Local files under DATA_DIR/objects: `data/<key>` holds the bytes, `meta/<key>.json` the content
+ * type and SHA-256, `tmp/` the uploads in progress. Every write lands in tmp and is renamed into
+ * place, so readers never see half an object; identical content is never rewritten.
+ */
+export class LocalObjectStore implements ObjectStore {
+  private readonly dataRoot: string;
+  private readonly metaRoot: string;
+  private readonly tmpRoot: string;
+
+  constructor(private readonly options: LocalObjectStoreOptions) {
+    const root = path.resolve(options.directory);
+    this.dataRoot = path.join(root, 'data');
+    this.metaRoot = path.join(root, 'meta');
+    this.tmpRoot = path.join(root, 'tmp');
+  }
+
+  /** Resolves a validated key under a root; the containment check is a second line of defence. */
+  private pathIn(root: string, key: string, suffix = ''): string {
+    validateObjectKey(key);
+    const resolved = path.resolve(root, ...key.split('/')) + suffix;
+    if (!resolved.startsWith(root + path.sep)) throw new InvalidObjectKeyError('the object key leaves the store');
+    return resolved;
+  }
+
+  private async readMeta(key: string): Promise<MetaFile | undefined> {
+    try {
+      return JSON.parse(await fsp.readFile(this.pathIn(this.metaRoot, key, '.json'), 'utf8')) as MetaFile;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<StoredObject | undefined> {
+    const dataPath = this.pathIn(this.dataRoot, key);
+    let stat: fs.Stats;
+    try {
+      stat = await fsp.stat(dataPath);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+    if (!stat.isFile()) return undefined;
+    const meta = await this.readMeta(key);
+    if (meta && meta.size === stat.size) {
+      return { key, size: meta.size, contentType: meta.contentType, etag: `"${meta.sha256}"` };
+    }
+    // A file put there by hand: serve it, with a validator that changes whenever the file does.
+    return {
+      key,
+      size: stat.size,
+      contentType: 'application/octet-stream',
+      etag: `"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
+    };
+  }
+
+  async get(key: string): Promise<(StoredObject & { body: Readable }) | undefined> {
+    const head = await this.head(key);
+    if (!head) return undefined;
+    return { ...head, body: fs.createReadStream(this.pathIn(this.dataRoot, key)) };
+  }
+
+  async put(key: string, body: Buffer, meta: { contentType: string }): Promise<void> {
+    const sha256 = createHash('sha256').update(body).digest('base64url');
+    if (await this.holds(key, sha256, body.length)) return;
+    const tmp = this.tmpFile();
+    await fsp.mkdir(this.tmpRoot, { recursive: true });
+    await fsp.writeFile(tmp, body);
+    await this.commit(key, tmp, { contentType: meta.contentType, size: body.length, sha256 });
+  }
+
+  /**
+   * Streams an upload into the store, checking its hash and size on the way. Used by the upload
+   * route, so a 100 MiB asset is never held in memory.
+   */
+  async putStream(key: string, body: Readable, options: PutStreamOptions): Promise<{ created: boolean }> {
+    this.pathIn(this.dataRoot, key);
+    await fsp.mkdir(this.tmpRoot, { recursive: true });
+    const tmp = this.tmpFile();
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > options.maxBytes) {
+          done(new UploadRejectedError('too-large', `the upload is larger than ${options.maxBytes} bytes`));
+          return;
+        }
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, meter, fs.createWriteStream(tmp));
+      const sha256 = hash.digest('base64url');
+      if (options.size !== undefined && size !== options.size) {
+        throw new UploadRejectedError('size-mismatch', `the upload has ${size} bytes, ${options.size} were announced`);
+      }
+      if (options.sha256 !== undefined && sha256 !== options.sha256) {
+        throw new UploadRejectedError('hash-mismatch', 'the SHA-256 of the upload does not match the expected hash');
+      }
+      if (await this.holds(key, sha256, size)) {
+        await fsp.rm(tmp, { force: true });
+        return { created: false };
+      }
+      await this.commit(key, tmp, { contentType: options.contentType, size, sha256 });
+      return { created: true };
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathIn(this.dataRoot, key), { force: true });
+    await fsp.rm(this.pathIn(this.metaRoot, key, '.json'), { force: true });
+  }
+
+  async signedGetUrl(key: string, ttlSeconds: number): Promise<string> {
+    const grant = {
+      method: 'GET' as const,
+      key: validateObjectKey(key),
+      expires: this.options.signer.expiresIn(ttlSeconds),
+    };
+    return `${this.urlOf(key)}?${this.options.signer.toQuery(grant)}`;
+  }
+
+  async signedPutUrl(key: string, options: SignedPutOptions): Promise<SignedRequest> {
+    const grant = {
+      method: 'PUT' as const,
+      key: validateObjectKey(key),
+      expires: this.options.signer.expiresIn(options.ttlSeconds),
+      contentType: options.contentType,
+      sha256: options.sha256Base64Url,
+      size: options.size,
+    };
+    return {
+      url: `${this.urlOf(key)}?${this.options.signer.toQuery(grant)}`,
+      headers: { 'content-type': options.contentType },
+    };
+  }
+
+  /** The unsigned URL of a key; public for update assets only. */
+  urlOf(key: string): string {
+    return `${this.options.baseUrl()}/${objectKeyToUrlPath(key)}`;
+  }
+
+  private tmpFile(): string {
+    return path.join(this.tmpRoot, `${randomUUID()}.part`);
+  }
+
+  private async holds(key: string, sha256: string, size: number): Promise<boolean> {
+    const meta = await this.readMeta(key);
+    if (!meta || meta.sha256 !== sha256 || meta.size !== size) return false;
+    const stat = await fsp.stat(this.pathIn(this.dataRoot, key)).catch(() => undefined);
+    return stat?.isFile() === true && stat.size === size;
+  }
+
+  /** Meta first, then data: a reader that finds the data always finds its matching meta. */
+  private async commit(key: string, tmpData: string, meta: MetaFile): Promise<void> {
+    const dataPath = this.pathIn(this.dataRoot, key);
+    const metaPath = this.pathIn(this.metaRoot, key, '.json');
+    const tmpMeta = this.tmpFile();
+    try {
+      await fsp.writeFile(tmpMeta, JSON.stringify(meta));
+      await fsp.mkdir(path.dirname(metaPath), { recursive: true });
+      await fsp.mkdir(path.dirname(dataPath), { recursive: true });
+      await fsp.rename(tmpMeta, metaPath);
+      await fsp.rename(tmpData, dataPath);
+    } catch (error) {
+      await fsp.rm(tmpMeta, { force: true });
+      await fsp.rm(tmpData, { force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EEXIST') {
+        throw new InvalidObjectKeyError('the object key collides with an existing key used as a folder');
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Object keys are relative, slash-separated paths. Every adapter validates them the same way, so a
+ * key that one adapter accepts can never escape the store of another: no absolute paths, no `.` or
+ * `..` segments, no empty segments, no backslashes, nothing outside printable ASCII.
+ */
+
+export class InvalidObjectKeyError extends Error {
+  override name = 'InvalidObjectKeyError';
+}
+
+export const MAX_OBJECT_KEY_BYTES = 1024;
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
+/** Returns the key unchanged, or throws InvalidObjectKeyError saying why it is unsafe. */
+export function validateObjectKey(key: string): string {
+  if (typeof key !== 'string' || key.length === 0) throw new InvalidObjectKeyError('the object key is empty');
+  if (key.length > MAX_OBJECT_KEY_BYTES) {
+    throw new InvalidObjectKeyError(`the object key is longer than ${MAX_OBJECT_KEY_BYTES} characters`);
+  }
+  if (!PRINTABLE_ASCII.test(key)) throw new InvalidObjectKeyError('the object key must be printable ASCII');
+  if (key.includes('\\')) throw new InvalidObjectKeyError('the object key must not contain a backslash');
+  if (key.startsWith('/')) throw new InvalidObjectKeyError('the object key must be relative');
+  for (const segment of key.split('/')) {
+    if (segment === '') throw new InvalidObjectKeyError('the object key must not contain empty segments');
+    if (segment === '.' || segment === '..') {
+      throw new InvalidObjectKeyError('the object key must not contain "." or ".." segments');
+    }
+  }
+  return key;
+}
+
+export const isValidObjectKey = (key: string): boolean => {
+  try {
+    validateObjectKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The URL path form of a key: each segment percent-encoded, so `%`, `?` and `#` survive the trip. */
+export const objectKeyToUrlPath = (key: string): string =>
+  validateObjectKey(key)
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+
+/**
+ * The key a raw (still encoded) URL path names. Each segment is decoded on its own, so an encoded
+ * slash (`%2F`) cannot create a new segment and `%2e%2e` is caught as `..`.
+ */
+export function urlPathToObjectKey(rawPath: string): string {
+  const segments = rawPath.split('/').map((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      throw new InvalidObjectKeyError('the object path is not valid percent-encoding');
+    }
+    if (decoded.includes('/')) throw new InvalidObjectKeyError('the object path must not contain encoded slashes');
+    return decoded;
+  });
+  return validateObjectKey(segments.join('/'));
+}
+
+/** Characters kept as-is in a key segment built from user data; everything else is percent-encoded. */
+const SAFE_SEGMENT_CHAR = /[A-Za-z0-9._~()+,=@-]/;
+
+/**
+ * Turns free text (a runtimeVersion such as `1.2.0(57)`, or anything else printable) into one safe key
+ * segment. Reversible, never empty, never `.` or `..`, never a slash.
+ */
+export function keySegmentOf(text: string): string {
+  let encoded = '';
+  for (const char of text) {
+    encoded += SAFE_SEGMENT_CHAR.test(char)
+      ? char
+      : Array.from(Buffer.from(char, 'utf8'), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(
+          '',
+        );
+  }
+  if (encoded === '') throw new InvalidObjectKeyError('a key segment cannot be built from empty text');
+  // `.` and `..` would be path segments with a meaning of their own.
+  return /^\.+$/.test(encoded) ? encoded.replaceAll('.', '%2E') : encoded;
+}
+
+/** Prefix of every update asset; objects under it are public and immutable. */
+export const UPDATE_ASSETS_PREFIX = 'updates/';
+
+/** `updates/<channel>/<runtimeVersion>/assets/<hash>`, the key decisions.md §4 fixes. */
+export const updateAssetKey = (channel: string, runtimeVersion: string, hash: string): string =>
+  validateObjectKey(`${UPDATE_ASSETS_PREFIX}${keySegmentOf(channel)}/${keySegmentOf(runtimeVersion)}/assets/${hash}`);
+
+/** The hash an update-asset key ends with, or undefined for any other key. */
+export function assetHashOfKey(key: string): string | undefined {
+  const match = /^updates\/[^/]+\/[^/]+\/assets\/([A-Za-z0-9_-]{43})$/.exec(key);
+  return match?.[1];
+}
+
+export const isUpdateAssetKey = (key: string): boolean => key.startsWith(UPDATE_ASSETS_PREFIX);

@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Location } from '../../config/object-store-config.js';
+import { validateObjectKey } from './object-key.js';
+import type { ObjectStore, SignedPutOptions, SignedRequest, StoredObject } from './object-store.js';
+import { MAX_SIGNED_URL_TTL_SECONDS } from './object-url-signer.js';
+
+const isNotFound = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.$metadata?.httpStatusCode === 404 || e?.name === 'NotFound' || e?.name === 'NoSuchKey';
+};
+
+const clampTtl = (ttlSeconds: number) => Math.min(Math.max(Math.floor(ttlSeconds), 1), MAX_SIGNED_URL_TTL_SECONDS);
+
+/** Base64url (unpadded, as update hashes are written) to the standard base64 S3 checksums use. */
+export const base64UrlToBase64 = (value: string): string => {
+  const standard = value.replaceAll('-', '+').replaceAll('_', '/');
+  return standard + '='.repeat((4 - (standard.length % 4)) % 4);
+};
+
+/** The client every S3 call goes through; checksums only when S3 requires them (see docs/ota.md). */
+export function createS3Client(location: S3Location, overrides: Partial<S3ClientConfig> = {}): S3Client {
+  return new S3Client({
+    region: location.region,
+    ...(location.endpoint ? { endpoint: location.endpoint } : {}),
+    forcePathStyle: location.forcePathStyle,
+    ...(location.credentials ? { credentials: location.credentials } : {}),
+    // Default checksums frame streamed bodies as aws-chunked, which some S3-compatible servers store verbatim.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...overrides,
+  });
+}
+
+/**
+ * S3 (or any S3-compatible server) under `OBJECT_STORE_URL=s3://bucket/prefix`. Direct uploads use
+ * presigned PUTs whose signature covers the content type, the length and the SHA-256 checksum, so
+ * S3 itself refuses bytes that do not match the asset's hash.
+ */
+export class S3ObjectStore implements ObjectStore {
+  readonly client: S3Client;
+
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly location: S3Location,
+    options: { client?: S3Client; now?: () => Date } = {},
+  ) {
+    this.client = options.client ?? createS3Client(location);
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** The bucket key of an object key: the configured prefix, then the validated key. */
+  bucketKey(key: string): string {
+    validateObjectKey(key);
+    return this.location.prefix ? `${this.location.prefix}/${key}` : key;
+  }
+
+  async head(key: string): Promise<StoredObject | undefined> {
+    try {
+      const out = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }),
+      );
+      return {
+        key,
+        size: out.ContentLength ?? 0,
+        contentType: out.ContentType ?? 'application/octet-stream',
+        etag: out.ETag ?? '""',
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<(StoredObject & { body: Readable }) | undefined> {
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }),
+      );
+      const body = out.Body instanceof Readable ? out.Body : Readable.from([]);
+      return {
+        key,
+        size: out.ContentLength ?? 0,
+        contentType: out.ContentType ?? 'application/octet-stream',
+        etag: out.ETag ?? '""',
+        body,
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async put(key: string, body: Buffer, meta: { contentType: string }): Promise<void> {
+    // A single-part upload's ETag is the MD5 of its bytes: identical content is not sent again.
+    const md5 = createHash('md5').update(body).digest('hex');
+    const existing = await this.head(key);
+    if (existing && existing.size === body.length && existing.etag === `"${md5}"`) return;
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.location.bucket,
+        Key: this.bucketKey(key),
+        Body: body,
+        ContentType: meta.contentType,
+        ContentLength: body.length,
+        ContentMD5: createHash('md5').update(body).digest('base64'),
+      }),
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }));
+  }
+
+  async signedGetUrl(key: string, ttlSeconds: number): Promise<string> {
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }), {
+      expiresIn: clampTtl(ttlSeconds),
+      signingDate: this.now(),
+    });
+  }
+
+  async signedPutUrl(key: string, options: SignedPutOptions): Promise<SignedRequest> {
+    const checksum = options.sha256Base64Url ? base64UrlToBase64(options.sha256Base64Url) : undefined;
+    const command = new PutObjectCommand({
+      Bucket: this.location.bucket,
+      Key: this.bucketKey(key),
+      ContentType: options.contentType,
+      ...(options.size !== undefined ? { ContentLength: options.size } : {}),
+      ...(checksum ? { ChecksumSHA256: checksum } : {}),
+    });
+    const signed = ['content-type', ...(options.size !== undefined ? ['content-length'] : [])];
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: clampTtl(options.ttlSeconds),
+      signingDate: this.now(),
+      signableHeaders: new Set(signed),
+      // Kept as a signed header (not hoisted into the query) so S3 verifies the body against it.
+      unhoistableHeaders: new Set(['x-amz-checksum-sha256']),
+    });
+    return {
+      url,
+      headers: {
+        'content-type': options.contentType,
+        ...(checksum ? { 'x-amz-checksum-sha256': checksum } : {}),
+      },
+    };
+  }
+}

@@ -1,0 +1,3 @@
+import { describeObjectStoreContract } from './object-store.contract.js';
+
+describeObjectStoreContract('local');
