@@ -1,0 +1,82 @@
+import {
+  type Assignment,
+  AssignmentResponse,
+  type CertificateResponse,
+  certificatePath,
+  ErrorBody,
+  FamilyRelationsV2Response,
+  ResidentAbstractV2Response,
+  ResidentCertificateV2Response,
+} from '@ferry/contracts';
+import type { z } from 'zod';
+import type { CertificateRequest } from '../funnel/certificate-request.js';
+import { CertificateApiError } from './certificate-api-error.js';
+
+export interface CertificateApiOptions {
+  /** Origin of the Ferry server, e.g. https://api.example.com; '' for the page's own origin. */
+  baseUrl: string;
+  /** The certified user's token (a JWT); asked for on every call so a host can refresh it. */
+  getToken: () => string | Promise<string>;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface CertificateApi {
+  /** POST the certificate endpoint of the request's document and unwrap its response object. */
+  requestCertificate(request: CertificateRequest): Promise<CertificateResponse>;
+  /** GET /v2/user/assignments/:id, for entry from an assignment (its certificateVendor). */
+  getAssignment(id: string): Promise<Assignment>;
+}
+
+const RESPONSE_SCHEMA = {
+  'resident-certificate': ResidentCertificateV2Response.transform((body) => body.residentCertificate),
+  'resident-abstract': ResidentAbstractV2Response.transform((body) => body.residentAbstract),
+  'family-relations': FamilyRelationsV2Response.transform((body) => body.familyRelationsCertificate),
+} as const;
+
+/** The typed client of the certificate endpoints. Every failure becomes a CertificateApiError. */
+export function createCertificateApi(options: CertificateApiOptions): CertificateApi {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+
+  async function call<T>(path: string, init: RequestInit, schema: z.ZodType<T>): Promise<T> {
+    const token = await options.getToken();
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}${path}`, {
+        ...init,
+        headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...init.headers },
+      });
+    } catch {
+      throw new CertificateApiError(0, 'NETWORK_ERROR', 'The certificate service could not be reached.');
+    }
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const error = ErrorBody.safeParse(body);
+      if (error.success) {
+        const { code, message, details } = error.data.error;
+        throw new CertificateApiError(response.status, code, message, details);
+      }
+      throw new CertificateApiError(
+        response.status,
+        'INVALID_RESPONSE',
+        `HTTP ${response.status} without an error body.`,
+      );
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new CertificateApiError(response.status, 'INVALID_RESPONSE', 'The response does not match the contract.');
+    }
+    return parsed.data;
+  }
+
+  return {
+    requestCertificate: (request) =>
+      call(
+        certificatePath(request.document),
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request.body) },
+        RESPONSE_SCHEMA[request.document],
+      ),
+    getAssignment: async (id) =>
+      (await call(`/v2/user/assignments/${encodeURIComponent(id)}`, { method: 'GET' }, AssignmentResponse)).assignment,
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_INTRO, type IntroInput } from '../../src/funnel/funnel-state.js';
+import { validateIntro } from '../../src/funnel/intro-validation.js';
+
+const resident: IntroInput = { ...EMPTY_INTRO, front: '900101', back: '1234567', sido: '서울특별시', sigg: '강남구' };
+const family: IntroInput = { ...EMPTY_INTRO, front: '900101', back: '1234567', mthrNm: '김영희' };
+
+describe('intro validation', () => {
+  it('accepts complete residential and family details', () => {
+    expect(validateIntro('resident-certificate', resident)).toEqual({});
+    expect(validateIntro('resident-abstract', resident)).toEqual({});
+    expect(validateIntro('family-relations', family)).toEqual({});
+  });
+
+  it.each<[string, Partial<IntroInput>, string]>([
+    ['front too short', { front: '90010' }, 'front'],
+    ['front with a letter', { front: '9001a1' }, 'front'],
+    ['front month 13', { front: '901301' }, 'front'],
+    ['front day 32', { front: '900132' }, 'front'],
+    ['front 31 April', { front: '900431' }, 'front'],
+    ['back too short', { back: '123456' }, 'back'],
+    ['back too long', { back: '12345678' }, 'back'],
+    ['back with a space', { back: '123 567' }, 'back'],
+    ['no province', { sido: '', sigg: '' }, 'sido'],
+    ['unknown province', { sido: 'Atlantis', sigg: '강남구' }, 'sido'],
+    ['no district', { sigg: '' }, 'sigg'],
+    ['district of another province', { sigg: '해운대구' }, 'sigg'],
+  ])('flags %s on the residential documents', (_case, change, field) => {
+    const errors = validateIntro('resident-certificate', { ...resident, ...change });
+    expect(Object.keys(errors)).toEqual([field]);
+    expect(errors[field as keyof IntroInput]).toMatch(/\.$/);
+  });
+
+  it('accepts 29 February (the century is in the back part)', () => {
+    expect(validateIntro('resident-certificate', { ...resident, front: '000229' })).toEqual({});
+  });
+
+  it('requires at least one family name, and blank names do not count', () => {
+    const none = { ...family, mthrNm: '   ' };
+    expect(validateIntro('family-relations', none)).toEqual({
+      fthrNm: "Enter at least one family member's name (father, mother, spouse or child).",
+    });
+    for (const field of ['fthrNm', 'mthrNm', 'sposNm', 'childNm'] as const) {
+      expect(validateIntro('family-relations', { ...none, [field]: '이름' })).toEqual({});
+    }
+  });
+
+  it('does not ask family relations for an address, nor the residential documents for names', () => {
+    expect(validateIntro('family-relations', { ...family, sido: '', sigg: '' })).toEqual({});
+    expect(validateIntro('resident-certificate', { ...resident, fthrNm: '' })).toEqual({});
+  });
+
+  it('limits a family name to 64 characters', () => {
+    expect(validateIntro('family-relations', { ...family, sposNm: 'a'.repeat(65) })).toHaveProperty('sposNm');
+  });
+});
