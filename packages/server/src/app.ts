@@ -15,6 +15,8 @@ import { ReleaseService } from './ota/release-service.js';
 import type { ReleaseStore } from './ota/release-store.js';
 import { baselineFingerprintRoute } from './routes/api/updates/baseline-fingerprint.js';
 import { releaseRoute } from './routes/api/updates/release.js';
+import { releasesRoute } from './routes/api/updates/releases.js';
+import { rollbackRoute } from './routes/api/updates/rollback.js';
 import { healthRoutes } from './routes/health.js';
 import { objectRoutes } from './routes/objects.js';
 import { type Database, openMigratedDatabase } from './storage/database.js';
@@ -120,6 +122,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rateKey: releaseRateKey,
   });
   baselineFingerprintRoute(app, { service: releases, perMinute: config.limits.baselinePerMinute });
+  const releaseAdmin = {
+    service: releases,
+    requireReleaseToken,
+    perMinute: config.limits.releasePerMinute,
+    rateKey: releaseRateKey,
+  };
+  releasesRoute(app, releaseAdmin);
+  rollbackRoute(app, releaseAdmin);
   await app.register(objectRoutes, {
     store: objectStorage.store,
     signer: objectStorage.urlSigner,

@@ -72,6 +72,7 @@ const lockedTrack = (db: Executor, track: Track, now: () => Date): LockedTrack =
     const row = await newestQuery(db, track).limit(1).executeTakeFirst();
     return row && toRelease(row);
   },
+  recent: async (limit) => (await newestQuery(db, track).limit(limit).execute()).map(toRelease),
   insert: (release) => insertRelease(db, release),
   audit: (event) => insertAudit(db, event, now()),
 });

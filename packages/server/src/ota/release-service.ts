@@ -1,9 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { BaselineResponse, Release, ReleasePayload, ReleaseSummary, Track } from '@ferry/contracts';
+import type {
+  BaselineResponse,
+  Release,
+  ReleaseListItem,
+  ReleaseListQuery,
+  ReleasePayload,
+  ReleaseSummary,
+  RollbackRequest,
+  RollbackResponse,
+  Track,
+} from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../http/app-error.js';
 import { evaluateGuard } from './guard.js';
 import type { ReleaseStore } from './release-store.js';
+import { decideRollback, type RollbackDecision, rollbackRecord } from './rollback.js';
 
 export const summarize = (release: Release): ReleaseSummary => ({
   id: release.id,
@@ -130,5 +141,94 @@ export class ReleaseService {
       );
     }
     return { fingerprint: newest.metadata.fingerprint ?? null, releaseId: newest.id, createdAt: newest.createdAt };
+  }
+
+  /** A track's history, newest first; the first entry is the active release. */
+  async history(query: ReleaseListQuery): Promise<ReleaseListItem[]> {
+    const releases = await this.deps.store.list(trackOf(query), query.limit);
+    return releases.map((release) => ({
+      ...summarize(release),
+      metadata: release.metadata,
+      assetCount: release.assets.length,
+    }));
+  }
+
+  /**
+   * Republishes an earlier release of a track as a new, newest record (decisions.md §4). The copy
+   * keeps the restored release's fingerprint, so the next publish is compared with it. Choosing the
+   * source and inserting happen inside the track lock, so a concurrent publish cannot slip between.
+   */
+  async rollback(request: RollbackRequest, actor: string): Promise<RollbackResponse> {
+    const track = trackOf(request);
+    // Records never change once written, so the one `to` names can be read before taking the lock.
+    const requested = request.to === undefined ? undefined : await this.deps.store.findById(request.to);
+    const outcome = await this.deps.store.withTrackLock(track, async (locked) => {
+      const decision = decideRollback({ track, to: request.to, requested, recent: await locked.recent(2) });
+      if (decision.kind !== 'restore') throw rollbackRefusal(decision, track);
+      const created = await locked.insert(
+        rollbackRecord(decision.source, {
+          id: randomUUID(),
+          createdAt: nextCreatedAt(this.now(), decision.replaced),
+          actor: request.actor,
+          runId: request.runId,
+        }),
+      );
+      await locked.audit({
+        type: 'release.rolled_back',
+        actor,
+        track,
+        releaseId: created.id,
+        details: {
+          restoredReleaseId: decision.source.id,
+          replacedReleaseId: decision.replaced.id,
+          fingerprint: decision.source.metadata.fingerprint ?? null,
+          replacedFingerprint: decision.replaced.metadata.fingerprint ?? null,
+          updatePolicy: decision.source.updatePolicy,
+          runId: request.runId ?? null,
+        },
+      });
+      return { created, source: decision.source, replaced: decision.replaced };
+    });
+    this.deps.onPublished?.(outcome.created);
+    return {
+      release: summarize(outcome.created),
+      restored: summarize(outcome.source),
+      replaced: summarize(outcome.replaced),
+    };
+  }
+}
+
+const trackName = (track: Track): string => `${track.channel}/${track.platform}/${track.runtimeVersion}`;
+
+function rollbackRefusal(decision: Exclude<RollbackDecision, { kind: 'restore' }>, track: Track): AppError {
+  switch (decision.kind) {
+    case 'empty-track':
+      return new AppError(
+        404,
+        'NOT_FOUND',
+        `No release exists for ${trackName(track)}; there is nothing to roll back.`,
+        {
+          ...track,
+        },
+      );
+    case 'no-earlier-release':
+      return new AppError(
+        404,
+        'NO_EARLIER_RELEASE',
+        `${trackName(track)} has only one release (${decision.newest.id}); there is no earlier release to roll back to.`,
+        { ...track, activeReleaseId: decision.newest.id },
+      );
+    case 'not-in-track':
+      return new AppError(404, 'NOT_FOUND', `Release ${decision.to} is not a release of ${trackName(track)}.`, {
+        ...track,
+        to: decision.to,
+      });
+    case 'already-active':
+      return new AppError(
+        409,
+        'ALREADY_ACTIVE',
+        `Release ${decision.newest.id} is already the active release of ${trackName(track)}.`,
+        { ...track, activeReleaseId: decision.newest.id },
+      );
   }
 }

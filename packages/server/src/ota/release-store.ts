@@ -25,6 +25,8 @@ export interface NewAuditEvent {
 /** The view of one track inside its lock: nothing else can publish to it until the callback ends. */
 export interface LockedTrack {
   newest(): Promise<Release | undefined>;
+  /** The newest `limit` releases of the track, newest first (rollback needs the one before the newest). */
+  recent(limit: number): Promise<Release[]>;
   insert(release: NewRelease): Promise<Release>;
   audit(event: NewAuditEvent): Promise<void>;
 }
