@@ -1,0 +1,29 @@
+import type { OtaUpdatePolicyState } from '../update-policy/use-ota-update-policy';
+import { ImmediateOverlay } from './immediate-overlay';
+import { NotifyBanner, type NotifyBannerLabels } from './notify-banner';
+
+export interface OtaUpdateBannerProps {
+  /** The state from useOtaUpdatePolicy(). */
+  update: OtaUpdatePolicyState;
+  topInset?: number;
+  labels?: Partial<NotifyBannerLabels>;
+  immediateLabel?: string;
+}
+
+/**
+ * Renders what the update policy asks for: the Notify banner, the Immediate overlay, or nothing
+ * (Default). Place it last in the root layout so it draws above the screens.
+ */
+export function OtaUpdateBanner({ update, topInset, labels, immediateLabel }: OtaUpdateBannerProps) {
+  if (update.prompt === 'immediate') return <ImmediateOverlay label={immediateLabel} />;
+  if (update.prompt !== 'notify') return null;
+  return (
+    <NotifyBanner
+      onApply={() => void update.apply()}
+      onDismiss={update.dismiss}
+      topInset={topInset}
+      labels={labels}
+      disabled={update.isApplying}
+    />
+  );
+}
