@@ -4,21 +4,30 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { registerCertificates } from './certificates/certificate-module.js';
 import type { Config } from './config/config.js';
 import { AppError } from './http/app-error.js';
 import { bearerTokenOf, requireBearerToken } from './http/bearer-token.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { loggerOptions } from './http/logger.js';
 import { publicUrlResolver } from './http/public-url.js';
+import { AssetUploadService } from './ota/assets/asset-upload-service.js';
 import { KyselyReleaseStore } from './ota/kysely-release-store.js';
+import { createManifestDelivery } from './ota/manifest/manifest-delivery.js';
+import type { ManifestService } from './ota/manifest/manifest-service.js';
 import { ReleaseService } from './ota/release-service.js';
 import type { ReleaseStore } from './ota/release-store.js';
+import { assetsRoute } from './routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from './routes/api/updates/baseline-fingerprint.js';
+import { manifestRoute } from './routes/api/updates/manifest.js';
 import { releaseRoute } from './routes/api/updates/release.js';
 import { releasesRoute } from './routes/api/updates/releases.js';
 import { rollbackRoute } from './routes/api/updates/rollback.js';
+import { developmentRoutes } from './routes/dev/development-routes.js';
 import { healthRoutes } from './routes/health.js';
 import { objectRoutes } from './routes/objects.js';
+import { DEFAULT_WEB_ROOT, webAppRoutes } from './routes/web.js';
+import type { ManifestSigner } from './signing/manifest-signer.js';
 import { type Database, openMigratedDatabase } from './storage/database.js';
 import { AssetDelivery } from './storage/objects/asset-delivery.js';
 import { createObjectStorage } from './storage/objects/create-object-store.js';
@@ -30,6 +39,9 @@ export interface FerryServices {
   releases: ReleaseService;
   /** Object storage (local files or S3): update assets, certificate PDFs. */
   objects: ObjectStore;
+  manifests: ManifestService;
+  /** Signs manifests; its certificatePem is what the apps embed. */
+  signer: ManifestSigner;
 }
 
 declare module 'fastify' {
@@ -43,6 +55,8 @@ export interface BuildAppOptions {
   /** Pino options or an instance; defaults to JSON logs at config.logLevel. */
   logger?: FastifyServerOptions['loggerInstance'];
   now?: () => Date;
+  /** The built web funnel served at `/`; defaults to apps/web/dist. */
+  webRoot?: string;
 }
 
 /** The key a release-endpoint rate limit counts by: the token (hashed, never stored), else the address. */
@@ -103,14 +117,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => database.close());
 
   const releaseStore = new KyselyReleaseStore(database, options.now);
-  const releases = new ReleaseService({ store: releaseStore, log: app.log, now: options.now });
+  const manifestDelivery = createManifestDelivery({ config, database, releaseStore, log: app.log });
+  await manifestDelivery.start();
+  app.addHook('onClose', async () => manifestDelivery.close());
+  const releases = new ReleaseService({
+    store: releaseStore,
+    log: app.log,
+    now: options.now,
+    onPublished: manifestDelivery.onPublished,
+  });
   const publicUrl = publicUrlResolver(app, config);
   const objectStorage = createObjectStorage(config.objects, {
     objectsBaseUrl: () => `${publicUrl()}/objects`,
     log: app.log,
     now: options.now,
   });
-  app.decorate('ferry', { database, releaseStore, releases, objects: objectStorage.store });
+  app.decorate('ferry', {
+    database,
+    releaseStore,
+    releases,
+    objects: objectStorage.store,
+    manifests: manifestDelivery.service,
+    signer: manifestDelivery.signer,
+  });
 
   healthRoutes(app, database);
   const requireReleaseToken = requireBearerToken(config.releaseToken);
@@ -122,6 +151,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rateKey: releaseRateKey,
   });
   baselineFingerprintRoute(app, { service: releases, perMinute: config.limits.baselinePerMinute });
+  manifestRoute(app, { service: manifestDelivery.service });
+  assetsRoute(app, {
+    service: new AssetUploadService({
+      store: objectStorage.store,
+      assetBaseUrl: () => config.objects.assetPublicBaseUrl ?? `${publicUrl()}/objects`,
+      uploadLimitBytes: config.objects.uploadLimitBytes,
+    }),
+    requireReleaseToken,
+    perMinute: config.limits.releasePerMinute,
+    rateKey: releaseRateKey,
+  });
   const releaseAdmin = {
     service: releases,
     requireReleaseToken,
@@ -136,6 +176,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     delivery: new AssetDelivery(objectStorage.store, app.log),
     uploads: objectStorage.local && { store: objectStorage.local, maxBytes: config.objects.uploadLimitBytes },
   });
+  await registerCertificates(app, {
+    config: config.certificates,
+    production: config.production,
+    database,
+    objects: objectStorage.store,
+    releaseToken: config.releaseToken,
+    now: options.now,
+  });
+  developmentRoutes(app, {
+    production: config.production,
+    aesKey: app.certificates.aesKey,
+    jwtSecret: app.certificates.jwtSecret,
+    certifiedClaim: config.certificates.auth.certifiedClaim,
+    issuer: config.certificates.auth.issuer,
+    audience: config.certificates.auth.audience,
+    now: options.now,
+  });
+  await webAppRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT });
 
   return app;
 }

@@ -1,0 +1,67 @@
+import type { AssetUploadCheckRequest, AssetUploadStatus } from '@ferry/contracts';
+import { AppError } from '../../http/app-error.js';
+import { objectKeyToUrlPath, updateAssetKey } from '../../storage/objects/object-key.js';
+import type { ObjectStore } from '../../storage/objects/object-store.js';
+
+/** How long a publisher has to upload once it was told an asset is missing. */
+export const UPLOAD_URL_TTL_SECONDS = 3600;
+/** Object-store lookups in flight at once for one request. */
+const HEAD_CONCURRENCY = 16;
+
+export interface AssetUploadServiceDeps {
+  store: ObjectStore;
+  /** Base of asset URLs in manifests: ASSET_PUBLIC_BASE_URL, else PUBLIC_URL/objects. */
+  assetBaseUrl: () => string;
+  uploadLimitBytes: number;
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * The publisher's side of asset storage: which assets of a track are already stored, where each
+ * will be served from, and a direct upload URL for each one that is missing. Nothing is written here.
+ */
+export class AssetUploadService {
+  constructor(private readonly deps: AssetUploadServiceDeps) {}
+
+  urlOf(key: string): string {
+    return `${this.deps.assetBaseUrl()}/${objectKeyToUrlPath(key)}`;
+  }
+
+  async check(request: AssetUploadCheckRequest): Promise<AssetUploadStatus[]> {
+    const tooLarge = request.assets.find((asset) => asset.size > this.deps.uploadLimitBytes);
+    if (tooLarge) {
+      throw new AppError(
+        413,
+        'PAYLOAD_TOO_LARGE',
+        `Asset ${tooLarge.hash} has ${tooLarge.size} bytes; an asset may be at most ${this.deps.uploadLimitBytes}.`,
+        { hash: tooLarge.hash, size: tooLarge.size, limit: this.deps.uploadLimitBytes },
+      );
+    }
+    // The same file listed twice (a shared image, say) is looked up and uploaded once.
+    const unique = [...new Map(request.assets.map((asset) => [asset.hash, asset])).values()];
+    return mapLimited(unique, HEAD_CONCURRENCY, async (asset) => {
+      const key = updateAssetKey(request.channel, request.runtimeVersion, asset.hash);
+      const url = this.urlOf(key);
+      if (await this.deps.store.head(key)) return { hash: asset.hash, status: 'present', url };
+      const upload = await this.deps.store.signedPutUrl(key, {
+        contentType: asset.contentType,
+        ttlSeconds: UPLOAD_URL_TTL_SECONDS,
+        sha256Base64Url: asset.hash,
+        size: asset.size,
+      });
+      return { hash: asset.hash, status: 'missing', url, uploadUrl: upload.url, uploadHeaders: upload.headers };
+    });
+  }
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { Channel, Platform, RuntimeVersion, type Track } from '@ferry/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { z } from 'zod';
+import type { Database } from '../../storage/database.js';
+
+/** The PostgreSQL channel every instance listens on. */
+export const RELEASE_NOTIFY_CHANNEL = 'ferry_release_published';
+/** Shown in pg_stat_activity, so operators (and tests) can find the listener. */
+export const LISTENER_APPLICATION_NAME = 'ferry-release-listener';
+
+const Notification = z.object({
+  from: z.string(),
+  channel: Channel,
+  platform: Platform,
+  runtimeVersion: RuntimeVersion,
+});
+
+const MAX_BACKOFF_MS = 5000;
+
+export interface ReleaseNotificationHandlers {
+  /** Another instance stored a release on this track. */
+  onTrack(track: Track): void;
+  /** The listener (re)connected: anything may have been missed while it was away. */
+  onReset(): void;
+}
+
+/**
+ * Cross-instance cache invalidation over PostgreSQL LISTEN/NOTIFY. One dedicated connection
+ * listens (a pooled one would be handed to other queries); it reconnects with backoff and reports
+ * every (re)connect, because notifications sent while it was away are lost.
+ */
+export class PostgresReleaseNotifications {
+  private readonly instanceId = randomUUID();
+  private client: pg.Client | undefined;
+  private closing = false;
+  private backoffMs = 100;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: {
+      url: string;
+      database: Database;
+      handlers: ReleaseNotificationHandlers;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  /** Resolves once listening, or after the first failed attempt (retries continue in the background). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closing) return;
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      application_name: LISTENER_APPLICATION_NAME,
+      keepAlive: true,
+    });
+    this.client = client;
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (this.client === client) this.client = undefined;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => {});
+      if (this.closing) return;
+      this.options.log.warn({ err: error }, 'release listener lost its PostgreSQL connection; reconnecting');
+      this.scheduleReconnect();
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', (message) => this.receive(message.payload));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${RELEASE_NOTIFY_CHANNEL}`);
+      this.backoffMs = 100;
+      this.options.handlers.onReset();
+    } catch (error) {
+      onLost(error as Error);
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.reconnectTimer || this.closing) return;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connect();
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  private receive(payload: string | undefined): void {
+    let parsed: z.infer<typeof Notification>;
+    try {
+      parsed = Notification.parse(JSON.parse(payload ?? ''));
+    } catch {
+      this.options.log.warn('ignored a malformed release notification');
+      return;
+    }
+    if (parsed.from === this.instanceId) return;
+    this.options.handlers.onTrack({
+      channel: parsed.channel,
+      platform: parsed.platform,
+      runtimeVersion: parsed.runtimeVersion,
+    });
+  }
+
+  /** Tells every other instance that a track has a new release. Failures are logged, never thrown. */
+  announce(track: Track): void {
+    const payload = JSON.stringify({ from: this.instanceId, ...track });
+    sql`select pg_notify(${RELEASE_NOTIFY_CHANNEL}, ${payload})`
+      .execute(this.options.database.db)
+      .catch((error: unknown) => {
+        this.options.log.warn({ err: error, track }, 'could not notify other instances of a new release');
+      });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.end().catch(() => {});
+  }
+}

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  convertCertificateToCertificatePEM,
+  convertKeyPairToPEM,
+  generateKeyPair,
+  generateSelfSignedCodeSigningCertificate,
+} from '@expo/code-signing-certificates';
+import type { SigningConfig } from '../config/updates-config.js';
+
+export interface GeneratedSigningKey {
+  privateKeyPem: string;
+  publicKeyPem: string;
+  certificatePem: string;
+}
+
+const DEVELOPMENT_VALIDITY_YEARS = 10;
+
+/** A key pair and a self-signed code-signing certificate, as `npx expo-updates codesigning:generate` makes them. */
+export function generateSigningKey(commonName: string, now: Date = new Date()): GeneratedSigningKey {
+  const keyPair = generateKeyPair();
+  const validityNotAfter = new Date(now);
+  validityNotAfter.setFullYear(validityNotAfter.getFullYear() + DEVELOPMENT_VALIDITY_YEARS);
+  const certificate = generateSelfSignedCodeSigningCertificate({
+    keyPair,
+    // A minute of slack so a freshly made certificate is valid on a phone whose clock is slightly behind.
+    validityNotBefore: new Date(now.getTime() - 60_000),
+    validityNotAfter,
+    commonName,
+  });
+  const { privateKeyPEM, publicKeyPEM } = convertKeyPairToPEM(keyPair);
+  return {
+    privateKeyPem: privateKeyPEM,
+    publicKeyPem: publicKeyPEM,
+    certificatePem: convertCertificateToCertificatePEM(certificate),
+  };
+}
+
+export interface DevelopmentSigningKey {
+  signing: SigningConfig;
+  directory: string;
+  certificateFile: string;
+  created: boolean;
+}
+
+/**
+ * Development only: the code-signing key and certificate in DATA_DIR/dev/code-signing, made on the
+ * first start and reused after, so an app built against the certificate keeps verifying updates.
+ */
+export function ensureDevelopmentSigningKey(devDir: string, keyId: string): DevelopmentSigningKey {
+  const directory = path.join(devDir, 'code-signing');
+  const keyFile = path.join(directory, 'private-key.pem');
+  const certificateFile = path.join(directory, 'certificate.pem');
+  let created = false;
+  if (!fs.existsSync(keyFile) || !fs.existsSync(certificateFile)) {
+    const generated = generateSigningKey('Ferry development');
+    fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(keyFile, generated.privateKeyPem, { mode: 0o600 });
+    fs.writeFileSync(path.join(directory, 'public-key.pem'), generated.publicKeyPem);
+    fs.writeFileSync(certificateFile, generated.certificatePem);
+    created = true;
+  }
+  return {
+    signing: {
+      key: { variable: 'OTA_SIGNING_KEY_PATH', path: keyFile },
+      certificate: { variable: 'OTA_SIGNING_CERT_PATH', path: certificateFile },
+      keyId,
+    },
+    directory,
+    certificateFile,
+    created,
+  };
+}
+
+let ephemeral: GeneratedSigningKey | undefined;
+
+/**
+ * For a server built without any signing configuration outside production (tests, embedding):
+ * one in-memory key per process, never written anywhere.
+ */
+export function ephemeralSigningKey(): GeneratedSigningKey {
+  ephemeral ??= generateSigningKey('Ferry ephemeral (not for apps)');
+  return ephemeral;
+}
