@@ -8,10 +8,14 @@ module.exports = {
   preset: '@react-native/jest-preset',
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/components/**/*.test.tsx'],
+  // A cold transform cache on a busy machine can make a first test slow; no test depends on speed.
+  testTimeout: 30_000,
   transform: {
     ...preset.transform,
     '^.+\\.(js|ts|tsx)$': ['babel-jest', { configFile: path.join(__dirname, 'babel.config.cjs') }],
   },
+  // @noble/ciphers and @scure/base (the funnel's pure-JS AES) ship ESM only, like react-native itself.
+  transformIgnorePatterns: ['node_modules/(?!((jest-)?react-native|@react-native(-community)?|@noble|@scure)/)'],
   moduleNameMapper: {
     ...preset.moduleNameMapper,
     // Workspace packages (@ferry/contracts, @ferry/certificate-flow) use NodeNext `.js` suffixes.

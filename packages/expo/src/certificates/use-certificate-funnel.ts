@@ -1,0 +1,88 @@
+import {
+  type FunnelAlert,
+  type FunnelDependencies,
+  type FunnelEntry,
+  type FunnelEvent,
+  type FunnelState,
+  funnelReducer,
+  initialFunnelState,
+  performPendingWork,
+} from '@ferry/certificate-flow';
+import type { Provider } from '@ferry/contracts';
+import { useEffect, useReducer, useRef } from 'react';
+import { Alert } from 'react-native';
+import { CERTIFICATE_PROVIDERS } from './certificate-providers';
+
+/** Shows one funnel alert; `onDismiss` must be called once the person has closed it. */
+export type ShowFunnelAlert = (alert: FunnelAlert, onDismiss: () => void) => void;
+
+export interface UseCertificateFunnelOptions {
+  /** Defaults to React Native's Alert.alert with a single button. */
+  showAlert?: ShowFunnelAlert;
+  /** The label of that button. */
+  okLabel?: string;
+}
+
+export interface CertificateFunnel {
+  state: FunnelState;
+  dispatch(event: FunnelEvent): void;
+  /** The providers to offer on the simpleVerification step, in order. */
+  providers: readonly Provider[];
+  /** True while encryption or a call is in flight; the reducer ignores presses meanwhile. */
+  isBusy: boolean;
+}
+
+export const nativeAlert =
+  (okLabel = 'OK'): ShowFunnelAlert =>
+  (alert, onDismiss) =>
+    Alert.alert(alert.title, alert.message, [{ text: okLabel, onPress: onDismiss }], {
+      cancelable: true,
+      onDismiss,
+    });
+
+/**
+ * The certificate funnel for React Native: the web funnel's reducer, work runner and provider list,
+ * so native and web behave identically (intro → simpleVerification → confirm → done, no error step).
+ * Failures arrive as state.alert and are shown with Alert.alert; closing it dispatches alertDismissed.
+ */
+export function useCertificateFunnel(
+  entry: FunnelEntry,
+  deps: FunnelDependencies,
+  options: UseCertificateFunnelOptions = {},
+): CertificateFunnel {
+  const [state, dispatch] = useReducer(funnelReducer, entry, initialFunnelState);
+  const lastStarted = useRef(0);
+  const shownAlert = useRef<FunnelAlert | null>(null);
+  const showAlert = options.showAlert ?? nativeAlert(options.okLabel);
+  const showAlertRef = useRef(showAlert);
+  showAlertRef.current = showAlert;
+
+  useEffect(() => {
+    // Each piece of work runs once per id, even when React runs effects twice: no call is sent twice.
+    const pending = state.pending;
+    if (!pending || pending.id === lastStarted.current) return;
+    lastStarted.current = pending.id;
+    void performPendingWork(state, deps).then((event) => {
+      if (event) dispatch(event);
+    });
+  }, [state, deps]);
+
+  useEffect(() => {
+    const alert = state.alert;
+    if (alert === null) {
+      shownAlert.current = null;
+      return;
+    }
+    if (shownAlert.current === alert) return;
+    shownAlert.current = alert;
+    let dismissed = false;
+    // Android calls both onPress and onDismiss in some versions; dismiss once.
+    showAlertRef.current(alert, () => {
+      if (dismissed) return;
+      dismissed = true;
+      dispatch({ type: 'alertDismissed' });
+    });
+  }, [state.alert]);
+
+  return { state, dispatch, providers: CERTIFICATE_PROVIDERS, isBusy: state.pending !== null };
+}
