@@ -9,6 +9,12 @@ function announce(notice: DevelopmentNotice): void {
   } else {
     lines.push(`Release token: see ${notice.releaseTokenFile}`);
   }
+  if (notice.codeSigningCertificateFile) {
+    lines.push(
+      `Code-signing certificate${notice.createdCodeSigningKey ? ' (generated now)' : ''}; embed it in the app (updates.codeSigningCertificate, keyid "${notice.codeSigningKeyId}"):`,
+      `  ${notice.codeSigningCertificateFile}`,
+    );
+  }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
+import { applyUpdatesDevelopmentDefaults, type UpdatesDevelopmentNotice } from './updates-development-defaults.js';
 
-export interface DevelopmentNotice {
+export interface DevelopmentNotice extends UpdatesDevelopmentNotice {
   /** Set only on the start that created the token: it is shown once, then read from the file. */
   createdReleaseToken?: string;
   releaseTokenFile: string;
@@ -13,11 +14,13 @@ export interface DevelopmentNotice {
  * Fills in what development needs and production must configure: DATA_DIR and a release token kept
  * in DATA_DIR/dev so it survives restarts. Never called when NODE_ENV=production.
  */
-export function applyDevelopmentDefaults(config: Config): { config: Config; notice: DevelopmentNotice } {
-  const devDir = path.join(config.dataDir, 'dev');
+export function applyDevelopmentDefaults(base: Config): { config: Config; notice: DevelopmentNotice } {
+  const devDir = path.join(base.dataDir, 'dev');
   fs.mkdirSync(devDir, { recursive: true, mode: 0o700 });
+  // Code-signing key and object URL secret (updates-development-defaults.ts).
+  const { config, notice: updatesNotice } = applyUpdatesDevelopmentDefaults(base, devDir);
   const releaseTokenFile = path.join(devDir, 'release-token');
-  if (config.releaseToken) return { config, notice: { releaseTokenFile } };
+  if (config.releaseToken) return { config, notice: { ...updatesNotice, releaseTokenFile } };
 
   let createdReleaseToken: string | undefined;
   if (!fs.existsSync(releaseTokenFile)) {
@@ -25,5 +28,8 @@ export function applyDevelopmentDefaults(config: Config): { config: Config; noti
     fs.writeFileSync(releaseTokenFile, `${createdReleaseToken}\n`, { mode: 0o600 });
   }
   const releaseToken = fs.readFileSync(releaseTokenFile, 'utf8').trim();
-  return { config: { ...config, releaseToken }, notice: { createdReleaseToken, releaseTokenFile } };
+  return {
+    config: { ...config, releaseToken },
+    notice: { ...updatesNotice, createdReleaseToken, releaseTokenFile },
+  };
 }

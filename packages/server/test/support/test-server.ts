@@ -31,6 +31,8 @@ export interface TestServer {
   token: string;
   logs: LogCapture;
   database: TestDatabase;
+  /** The server's DATA_DIR (local objects live in DATA_DIR/objects). */
+  dataDir: string;
   /** fetch against the server with the release token set. */
   authed(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -71,6 +73,7 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     token: TEST_RELEASE_TOKEN,
     logs,
     database,
+    dataDir: config.dataDir,
     authed: (path, init = {}) =>
       fetch(url + path, {
         ...init,
