@@ -1,7 +1,23 @@
 import type { Command } from 'commander';
+import { registerBump } from './bump.js';
+import { registerDeployCheck } from './deploy-check.js';
+import { registerGate } from './gate.js';
+import { registerKeys } from './keys.js';
 import { registerNativeAffected } from './native-affected.js';
+import { registerPublish } from './publish.js';
+import { registerReleases } from './releases.js';
+import { registerRollback } from './rollback.js';
 
 /** Every command registers itself on the program; add one line per command file. */
 export type RegisterCommand = (program: Command) => void;
 
-export const COMMANDS: RegisterCommand[] = [registerNativeAffected];
+export const COMMANDS: RegisterCommand[] = [
+  registerNativeAffected,
+  registerGate,
+  registerBump,
+  registerDeployCheck,
+  registerPublish,
+  registerReleases,
+  registerRollback,
+  registerKeys,
+];

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import * as core from '@actions/core';
 
 /**
@@ -17,10 +18,14 @@ export function setOutputs(outputs: Record<string, string>): void {
   for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
 }
 
-/** Appends Markdown to $GITHUB_STEP_SUMMARY when set. */
+/**
+ * Appends Markdown to $GITHUB_STEP_SUMMARY when set. (core.summary caches the file path of its
+ * first use, which is wrong for a process that runs several steps' worth of commands.)
+ */
 export async function appendSummary(markdown: string): Promise<void> {
-  if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await core.summary.addRaw(markdown, true).write();
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  await fs.appendFile(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 }
 
 /** A Markdown table; cells are escaped so a value can never break the table. */

@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { PLATFORMS, type Platform } from '@ferry/contracts';
+import { type Command, Option } from 'commander';
+import { CliError } from '../cli-error.js';
+import { createExpoProjectInspector } from '../gate/expo-project-inspector.js';
+import { reportGate } from '../gate/gate-report.js';
+import { setOutputs } from '../gate/github-actions.js';
+import type { InspectorFactory } from '../gate/project-inspector.js';
+import { runGate } from '../gate/run-gate.js';
+
+interface GateOptions {
+  base: string;
+  head: string;
+  server?: string;
+  project?: string;
+  platform: Platform | 'all';
+}
+
+export interface GateDependencies {
+  inspectorFor: InspectorFactory;
+  fetch?: typeof fetch;
+}
+
+/**
+ * `ferry gate --base <ref>`: the pre-merge gate (spec, "Pre-merge gate"). Publishes nothing; exits
+ * 1 only when a platform would be refused with 409 by the production guard.
+ */
+export function gateCommand(dependencies: GateDependencies = { inspectorFor: createExpoProjectInspector }) {
+  return (program: Command): void => {
+    program
+      .command('gate')
+      .description(
+        'Pre-merge gate: block when the native fingerprint changed on an unchanged production runtimeVersion',
+      )
+      .requiredOption('--base <ref>', 'the branch the change merges into (e.g. origin/main)')
+      .option('--head <ref>', 'the commit to check; the working tree must be this commit, installed', 'HEAD')
+      .option('--server <url>', 'the Ferry server that holds the production baseline (default: $OTA_SERVER_URL)')
+      .option('--project <dir>', 'the app directory (default: the current directory)')
+      .addOption(new Option('--platform <platform>', 'one platform only').choices([...PLATFORMS, 'all']).default('all'))
+      .action(async (options: GateOptions) => {
+        const projectRoot = path.resolve(options.project ?? process.cwd());
+        const result = await runGate({
+          projectRoot,
+          base: options.base,
+          head: options.head,
+          platforms: options.platform === 'all' ? [...PLATFORMS] : [options.platform],
+          serverUrl: options.server ?? (process.env.OTA_SERVER_URL || undefined),
+          inspector: dependencies.inspectorFor(projectRoot),
+          fetch: dependencies.fetch,
+        });
+        await reportGate(result, (line) => process.stdout.write(`${line}\n`));
+        setOutputs({ blocked: String(result.blocked) });
+        if (result.blocked) throw new CliError('the gate blocks this change (see the errors above)', 1);
+      });
+  };
+}
+
+export const registerGate = gateCommand();
