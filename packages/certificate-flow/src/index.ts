@@ -7,6 +7,7 @@ export * from './encryption/pure-js-cipher.js';
 export * from './encryption/webcrypto-cipher.js';
 export * from './funnel/alerts.js';
 export * from './funnel/certificate-request.js';
+export * from './funnel/document-labels.js';
 export * from './funnel/failure-outcome.js';
 export * from './funnel/funnel-events.js';
 export * from './funnel/funnel-reducer.js';

@@ -1,0 +1,99 @@
+import { createDecipheriv } from 'node:crypto';
+import { CERTIFICATE_DOCUMENTS, type CertificateVendor, PROVIDERS } from '@ferry/contracts';
+import { expect, test } from './support/fixtures.js';
+import { expectAccessible, expectStep, fillIntro, HEADINGS, PERSON, screenshot } from './support/funnel-page.js';
+
+const decrypt = (payload: string, keyBase64: string): string => {
+  const bytes = Buffer.from(payload, 'base64');
+  const decipher = createDecipheriv('aes-256-cbc', Buffer.from(keyBase64, 'base64'), bytes.subarray(0, 16));
+  return Buffer.concat([decipher.update(bytes.subarray(16)), decipher.final()]).toString('utf8');
+};
+
+// VENDOR_A through the electronic-certificate menu (no assignment), VENDOR_B through an assignment.
+const CASES = CERTIFICATE_DOCUMENTS.flatMap((document, index) =>
+  (['VENDOR_A', 'VENDOR_B'] as const).map((vendor, v) => ({
+    document,
+    vendor,
+    provider: PROVIDERS[(index * 2 + v) % PROVIDERS.length]!,
+  })),
+);
+
+for (const { document, vendor, provider } of CASES) {
+  test(`${document} with ${vendor} reaches done and the PDF`, async ({ page, ferry, certificateRequests }) => {
+    const fromAssignment = vendor === 'VENDOR_B';
+    const assignmentId = fromAssignment ? await ferry.createAssignment(vendor as CertificateVendor) : null;
+    await page.goto(assignmentId ? `/?assignmentId=${assignmentId}` : '/');
+    const shot = (step: string) => screenshot(page, `${document}-${vendor}-${step}`);
+    // axe once per document and step is enough: the vendor changes no markup.
+    const checkAccessibility = () => (vendor === 'VENDOR_A' ? expectAccessible(page) : Promise.resolve());
+
+    await expectStep(page, 'intro');
+    const isFamily = document === 'family-relations';
+    await fillIntro(
+      page,
+      document,
+      isFamily ? { ...PERSON, sido: undefined, sigg: undefined } : { ...PERSON, names: {} },
+    );
+    await expect(page.getByLabel('Last 7 digits')).toHaveAttribute('type', 'password');
+    await checkAccessibility();
+    await shot('1-intro');
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await expectStep(page, 'simpleVerification');
+    // The five providers, in the contracts' order, with their labels and colours.
+    const buttons = page.locator('button[data-provider]');
+    await expect(buttons).toHaveText(PROVIDERS.map((p) => p.label));
+    await expect(page.getByRole('button', { name: provider.label })).toHaveCSS(
+      'background-color',
+      `rgb(${[1, 3, 5].map((i) => Number.parseInt(provider.color.slice(i, i + 2), 16)).join(', ')})`,
+    );
+    await checkAccessibility();
+    await shot('2-simpleVerification');
+    await page.getByRole('button', { name: provider.label }).click();
+
+    await expectStep(page, 'confirm');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(provider.label);
+    await checkAccessibility();
+    await shot('3-confirm');
+    await ferry.approveLatest(vendor);
+    await page.getByRole('button', { name: 'Complete' }).click();
+
+    await expectStep(page, 'done');
+    await checkAccessibility();
+    await shot('4-done');
+    const href = await page.getByRole('link', { name: /Open the PDF/ }).getAttribute('href');
+    expect(href).toBeTruthy();
+    const pdf = await page.request.get(href!);
+    expect(pdf.status()).toBe(200);
+    expect((await pdf.body()).subarray(0, 4).toString('latin1')).toBe('%PDF');
+    await expect(page.getByRole('link', { name: 'Download the PDF' })).toHaveAttribute('href', href!);
+
+    // On the wire: two calls to this document's endpoint, the vendor of the entry point, the
+    // back part only as ciphertext (fresh IV per encryption, same ciphertext reused for both calls).
+    expect(certificateRequests.map((r) => new URL(r.url).pathname)).toEqual([
+      `/v2/user/certificate/${document}`,
+      `/v2/user/certificate/${document}`,
+    ]);
+    const key = await ferry.aesKey();
+    const [first, second] = certificateRequests.map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    for (const [body, call] of [
+      [first!, 'first'],
+      [second!, 'second'],
+    ] as const) {
+      const raw = JSON.stringify(body);
+      expect(raw).not.toContain(PERSON.back);
+      expect(body).toMatchObject({ vendor, loginOrgCd: provider.code, assignmentId });
+      const encrypted = String(isFamily ? body.rrn2Enc : body.identityEnc);
+      expect(encrypted).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+      expect(decrypt(encrypted, key)).toBe(PERSON.back);
+      expect(isFamily ? body.rrn1 : body.birthDate).toBe(PERSON.front);
+      const state = vendor === 'VENDOR_A' ? body.stepData : body.twoWayInfo;
+      if (call === 'first') expect(state ?? null).toBeNull();
+      else expect(state).toBeTruthy();
+    }
+  });
+}
+
+test('the step headings are the ones the tests look for', () => {
+  expect(Object.keys(HEADINGS)).toEqual(['intro', 'simpleVerification', 'confirm', 'done']);
+});

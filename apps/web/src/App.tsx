@@ -1,0 +1,65 @@
+import {
+  type AlertKind,
+  alertOf,
+  CertificateApiError,
+  createCertificateApi,
+  createWebCryptoCipher,
+  type FunnelDependencies,
+  type FunnelEntry,
+} from '@ferry/certificate-flow';
+import { useEffect, useState } from 'react';
+import { AlertDialog } from './components/AlertDialog.js';
+import { StepHeading } from './components/StepHeading.js';
+import { Funnel } from './Funnel.js';
+import { resolveEntry } from './runtime/entry.js';
+import { createUserTokenSource } from './runtime/user-token.js';
+import { loadWebConfig } from './runtime/web-config.js';
+
+type Boot =
+  | { status: 'loading' }
+  | { status: 'ready'; entry: FunnelEntry; deps: FunnelDependencies }
+  | { status: 'failed'; alert: AlertKind };
+
+/** Why the funnel could not start, as one of the shared alerts. */
+function bootFailure(error: unknown): AlertKind {
+  if (!(error instanceof CertificateApiError)) return 'encryptionUnavailable';
+  if (error.status === 401) return 'signedOut';
+  if (error.status === 403) return 'notCertified';
+  if (error.status === 404) return 'assignmentNotFound';
+  if (error.status === 429) return 'tooManyRequests';
+  return 'unavailable';
+}
+
+async function boot(): Promise<Boot> {
+  const config = await loadWebConfig();
+  const api = createCertificateApi({ baseUrl: config.apiBaseUrl, getToken: createUserTokenSource(config.apiBaseUrl) });
+  const deps: FunnelDependencies = { api, cipher: createWebCryptoCipher(config.certAesKey) };
+  const entry = await resolveEntry(window.location.search, api);
+  return { status: 'ready', entry, deps };
+}
+
+export function App() {
+  const [state, setState] = useState<Boot>({ status: 'loading' });
+  const [dismissed, setDismissed] = useState(false);
+
+  useEffect(() => {
+    boot().then(setState, (error: unknown) => setState({ status: 'failed', alert: bootFailure(error) }));
+  }, []);
+
+  if (state.status === 'ready') return <Funnel entry={state.entry} deps={state.deps} />;
+  if (state.status === 'loading') {
+    return (
+      <main>
+        <p role="status">Loading…</p>
+      </main>
+    );
+  }
+  const alert = alertOf(state.alert);
+  return (
+    <main>
+      <StepHeading id="boot-heading">Request a certificate</StepHeading>
+      <p>{alert.message}</p>
+      <AlertDialog alert={dismissed ? null : alert} onDismiss={() => setDismissed(true)} />
+    </main>
+  );
+}
