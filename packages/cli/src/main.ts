@@ -13,8 +13,7 @@ export function buildProgram(): Command {
 }
 
 /** Runs the CLI and returns the exit code (0 success, 1 error, other codes per command). */
-export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+export async function main(argv: string[], program: Command = buildProgram()): Promise<number> {
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

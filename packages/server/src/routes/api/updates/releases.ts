@@ -15,7 +15,8 @@ export function releasesRoute(app: FastifyInstance, options: ReleasesRouteOption
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/updates/releases',
     {
-      preHandler: options.requireReleaseToken,
+      // onRequest: strangers are turned away before their input is read or validated.
+      onRequest: options.requireReleaseToken,
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary: "A track's releases, newest (active) first",

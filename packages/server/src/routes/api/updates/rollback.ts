@@ -15,7 +15,8 @@ export function rollbackRoute(app: FastifyInstance, options: RollbackRouteOption
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/updates/rollback',
     {
-      preHandler: options.requireReleaseToken,
+      // onRequest: strangers are turned away before their input is read or validated.
+      onRequest: options.requireReleaseToken,
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary: 'Restore an earlier release of a track as a new record (default: the one before the newest)',

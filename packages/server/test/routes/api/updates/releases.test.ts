@@ -68,6 +68,11 @@ describeEachEngine('GET /api/updates/releases', (engine) => {
     expect((await response.json()).error.code).toBe('UNAUTHORIZED');
   });
 
+  it('a stranger with a malformed query gets 401, not a validation report', async () => {
+    const response = await fetch(`${server.url}${query({ channel: 'staging' })}`);
+    expect(response.status).toBe(401);
+  });
+
   describe('validation → 400 VALIDATION_FAILED naming the field', () => {
     const base = { channel: 'production', platform: 'ios', runtimeVersion: '1.0.0(1)' };
     it.each([

@@ -190,6 +190,15 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
     expect(await releaseCount()).toBe(before);
   });
 
+  it('a stranger with a malformed body gets 401, not a validation report', async () => {
+    const response = await fetch(`${server.url}/api/updates/rollback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'staging' }),
+    });
+    expect(response.status).toBe(401);
+  });
+
   describe('validation → 400 and nothing stored', () => {
     const track = { channel: 'production', platform: 'ios', runtimeVersion: '1.0.0(1)' };
     it.each([

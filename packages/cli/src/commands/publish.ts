@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { CHANNELS, type Channel, PLATFORMS, type Platform } from '@ferry/contracts';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { computeFingerprint } from '../fingerprint/pinned-fingerprint.js';
+import { evaluateAppConfig } from '../publish/app-config.js';
+import { DEFAULT_UPLOAD_CONCURRENCY } from '../publish/asset-uploader.js';
+import { gitReader } from '../publish/ci-metadata.js';
+import { runExpoExport } from '../publish/expo-export.js';
+import { type PublishDependencies, publishUpdate } from '../publish/publisher.js';
+
+interface PublishOptions {
+  channel: Channel;
+  platform: Platform | 'all';
+  project?: string;
+  dist?: string;
+  server?: string;
+  concurrency: number;
+}
+
+/** The real world; tests pass fakes for the Expo-dependent parts. */
+export const defaultPublishDependencies = (projectRoot: string): PublishDependencies => ({
+  env: process.env,
+  out: process.stdout,
+  exporter: runExpoExport,
+  evaluateAppConfig,
+  fingerprint: computeFingerprint,
+  git: gitReader(projectRoot),
+});
+
+const concurrency = (raw: string): number => {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 64)
+    throw new InvalidArgumentError('a whole number from 1 to 64');
+  return value;
+};
+
+/**
+ * `ferry publish`: CI only. Exit codes: 0 published; 2 refused by the native-change guard (the
+ * server's remedy is printed); 1 any other error.
+ */
+export function publishCommand(
+  dependencies: (projectRoot: string) => PublishDependencies = defaultPublishDependencies,
+) {
+  return (program: Command): void => {
+    program
+      .command('publish')
+      .description(
+        'Publish an OTA update from CI: export, upload the missing assets, register the release per platform',
+      )
+      .addOption(new Option('--channel <channel>', 'the channel to publish to').choices(CHANNELS).makeOptionMandatory())
+      .addOption(
+        new Option('--platform <platform>', 'one platform, or both').choices([...PLATFORMS, 'all']).default('all'),
+      )
+      .option('--project <dir>', 'the Expo app directory (default: the current directory)')
+      .option('--dist <dir>', 'an existing `expo export` folder; skips the export')
+      .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .option('--concurrency <n>', 'parallel uploads', concurrency, DEFAULT_UPLOAD_CONCURRENCY)
+      .action(async (options: PublishOptions) => {
+        const projectRoot = path.resolve(options.project ?? process.cwd());
+        await publishUpdate(
+          {
+            channel: options.channel,
+            platforms: options.platform === 'all' ? [...PLATFORMS] : [options.platform],
+            projectRoot,
+            distDir: options.dist === undefined ? undefined : path.resolve(options.dist),
+            server: options.server,
+            concurrency: options.concurrency,
+          },
+          dependencies(projectRoot),
+        );
+      });
+  };
+}
+
+export const registerPublish = publishCommand();

@@ -1,0 +1,64 @@
+import { CHANNELS, type Channel, PLATFORMS, type Platform, type ReleaseSummary } from '@ferry/contracts';
+import { type Command, Option } from 'commander';
+import { releaseClient } from '../releases/server-access.js';
+
+interface RollbackOptions {
+  channel: Channel;
+  platform: Platform;
+  runtimeVersion: string;
+  to?: string;
+  server?: string;
+}
+
+export interface RollbackDependencies {
+  env: Record<string, string | undefined>;
+  out: { write(text: string): unknown };
+  fetch?: typeof fetch;
+}
+
+const describe = (release: ReleaseSummary) =>
+  `${release.id} (created ${release.createdAt}, fingerprint ${release.fingerprint ?? 'none'}, update policy ${release.updatePolicy ?? 'default'})`;
+
+/**
+ * `ferry rollback`: republishes an earlier release of a track as its new, active record. It needs
+ * no fingerprint of its own (the restored release's is kept), so unlike publish it may run anywhere.
+ */
+export function rollbackCommand(deps: () => RollbackDependencies = () => ({ env: process.env, out: process.stdout })) {
+  return (program: Command): void => {
+    program
+      .command('rollback')
+      .description(
+        'Republish an earlier release of a track as its new active release (default: the one before the newest)',
+      )
+      .addOption(new Option('--channel <channel>', 'channel').choices(CHANNELS).makeOptionMandatory())
+      .addOption(new Option('--platform <platform>', 'platform').choices(PLATFORMS).makeOptionMandatory())
+      .requiredOption('--runtime-version <version>', 'runtimeVersion of the track, e.g. "1.4.0(41)"')
+      .option('--to <releaseId>', 'the release to restore (see `ferry releases`)')
+      .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .action(async (options: RollbackOptions) => {
+        const { env, out, fetch } = deps();
+        const actor = env.GITHUB_ACTOR || env.USER || undefined;
+        const runId = env.GITHUB_RUN_ID || undefined;
+        const result = await releaseClient(env, options.server, fetch).rollback({
+          channel: options.channel,
+          platform: options.platform,
+          runtimeVersion: options.runtimeVersion,
+          ...(options.to ? { to: options.to } : {}),
+          ...(actor ? { actor: actor.slice(0, 255) } : {}),
+          ...(runId ? { runId: runId.slice(0, 255) } : {}),
+        });
+        out.write(
+          [
+            `Rolled back ${options.channel}/${options.platform}/${options.runtimeVersion}.`,
+            `  active now: ${describe(result.release)}`,
+            `  a copy of:  ${describe(result.restored)}`,
+            `  replacing:  ${describe(result.replaced)}`,
+            'Apps pick it up at their next update check; the next publish is compared with the restored fingerprint.',
+            '',
+          ].join('\n'),
+        );
+      });
+  };
+}
+
+export const registerRollback = rollbackCommand();

@@ -1,0 +1,175 @@
+import type { Channel, Platform, ReleaseSummary } from '@ferry/contracts';
+import { CliError } from '../cli-error.js';
+import { FerryClient } from '../http/ferry-client.js';
+import { FerryHttpError } from '../http/ferry-http-error.js';
+import type { RetryPolicy } from '../http/retry.js';
+import { type AppConfigEvaluator, channelOf, runtimeVersionOf } from './app-config.js';
+import { type UploadJob, uploadAssets } from './asset-uploader.js';
+import { type GitReader, readCiMetadata } from './ci-metadata.js';
+import type { Exporter } from './expo-export.js';
+import { type ExportedFile, readExportedUpdate } from './exported-update.js';
+import { formatBytes } from './format.js';
+import { type Env, readPublishEnvironment } from './publish-environment.js';
+import { buildReleasePayload } from './release-payload.js';
+import { createUploadProgress, type ProgressStream } from './upload-progress.js';
+
+export interface PublishRequest {
+  channel: Channel;
+  platforms: Platform[];
+  projectRoot: string;
+  /** An existing export folder; when absent the publisher runs `npx expo export`. */
+  distDir?: string;
+  /** --server; OTA_SERVER_URL otherwise. */
+  server?: string;
+  concurrency: number;
+}
+
+/** Everything the publisher touches outside itself; tests swap config, fingerprint and export for fakes. */
+export interface PublishDependencies {
+  env: Env;
+  out: ProgressStream;
+  exporter: Exporter;
+  evaluateAppConfig: AppConfigEvaluator;
+  fingerprint: (projectRoot: string, platform: Platform) => Promise<{ hash: string }>;
+  git: GitReader;
+  fetch?: typeof fetch;
+  retry?: RetryPolicy;
+}
+
+export interface ByteCount {
+  count: number;
+  bytes: number;
+}
+
+export interface PlatformPublishResult {
+  platform: Platform;
+  release: ReleaseSummary;
+  uploaded: ByteCount;
+  skipped: ByteCount;
+}
+
+/** Exit code of a release the native-change guard refused. */
+export const GUARD_REFUSED_EXIT_CODE = 2;
+
+const uniqueByHash = (files: ExportedFile[]): ExportedFile[] => [
+  ...new Map(files.map((file) => [file.hash, file])).values(),
+];
+const sum = (files: ExportedFile[]): ByteCount => ({
+  count: files.length,
+  bytes: files.reduce((total, file) => total + file.size, 0),
+});
+
+function guardRefusal(platform: Platform, error: FerryHttpError): CliError {
+  const { baselineFingerprint, fingerprint } = error.details as { baselineFingerprint?: string; fingerprint?: string };
+  const fingerprints =
+    baselineFingerprint && fingerprint
+      ? `\n  baseline fingerprint: ${baselineFingerprint}\n  this export:          ${fingerprint}`
+      : '';
+  return new CliError(
+    `${platform}: the server refused the release (native-change guard, ${error.code}).\n  ${error.message}${fingerprints}`,
+    GUARD_REFUSED_EXIT_CODE,
+  );
+}
+
+/**
+ * `ferry publish`: environment checks, app config, export, fingerprints, then per platform the
+ * missing uploads and the release. Everything that can fail without touching the server is
+ * checked before the first upload.
+ */
+export async function publishUpdate(
+  request: PublishRequest,
+  deps: PublishDependencies,
+): Promise<PlatformPublishResult[]> {
+  const environment = readPublishEnvironment(deps.env, { server: request.server });
+  const say = (line: string) => deps.out.write(`${line}\n`);
+
+  const otaConfig = await deps.evaluateAppConfig(request.projectRoot);
+  const configuredChannel = channelOf(otaConfig);
+  if (configuredChannel !== undefined && configuredChannel !== request.channel) {
+    throw new CliError(
+      `The app config subscribes builds to the ${configuredChannel} channel but you are publishing to ${request.channel}. ` +
+        'Set APP_ENV for the environment you publish (for example APP_ENV=production for the production channel).',
+    );
+  }
+  const runtimeVersions = new Map(request.platforms.map((p) => [p, runtimeVersionOf(otaConfig, p)]));
+
+  const distDir = request.distDir ?? (await deps.exporter(request.projectRoot, request.platforms));
+  const exports = await readExportedUpdate(distDir, request.platforms);
+
+  // Once per platform, before any upload: a project that is not installed fails here.
+  const fingerprints = new Map<Platform, string>();
+  for (const platform of request.platforms) {
+    fingerprints.set(platform, (await deps.fingerprint(request.projectRoot, platform)).hash);
+  }
+  const metadata = await readCiMetadata(deps.env, deps.git);
+  const client = new FerryClient({
+    serverUrl: environment.serverUrl,
+    token: environment.token,
+    fetch: deps.fetch,
+    retry: deps.retry,
+  });
+
+  const results: PlatformPublishResult[] = [];
+  for (const exported of exports) {
+    const { platform } = exported;
+    const runtimeVersion = runtimeVersions.get(platform)!;
+    const files = uniqueByHash([exported.launchAsset, ...exported.assets]);
+    const check = await client.checkAssets({
+      channel: request.channel,
+      runtimeVersion,
+      assets: files.map((file) => ({ hash: file.hash, contentType: file.contentType, size: file.size })),
+    });
+    const statuses = new Map(check.assets.map((status) => [status.hash, status]));
+    const jobs: UploadJob[] = [];
+    const present: ExportedFile[] = [];
+    for (const file of files) {
+      const status = statuses.get(file.hash);
+      if (!status)
+        throw new CliError(`The server did not answer for asset ${file.relativePath}; nothing was published.`);
+      if (status.status === 'present') present.push(file);
+      else if (!status.uploadUrl) throw new CliError(`The server gave no upload URL for ${file.relativePath}.`);
+      else jobs.push({ asset: file, uploadUrl: status.uploadUrl, uploadHeaders: status.uploadHeaders ?? {} });
+    }
+
+    const missing = sum(jobs.map((job) => job.asset));
+    const uploaded =
+      jobs.length === 0
+        ? { count: 0, bytes: 0 }
+        : await uploadAssets(jobs, {
+            concurrency: request.concurrency,
+            retry: deps.retry,
+            fetch: deps.fetch,
+            progress: createUploadProgress(deps.out, platform, missing.count, missing.bytes),
+          }).catch((error: unknown) => {
+            throw new CliError(
+              `${platform}: ${error instanceof Error ? error.message : String(error)}; nothing was published.`,
+            );
+          });
+
+    const payload = buildReleasePayload({
+      channel: request.channel,
+      runtimeVersion,
+      exported,
+      urls: new Map(check.assets.map((status) => [status.hash, status.url])),
+      otaConfig,
+      fingerprint: fingerprints.get(platform)!,
+      metadata,
+      environment,
+    });
+    let release: ReleaseSummary;
+    try {
+      release = await client.publishRelease(payload);
+    } catch (error) {
+      if (error instanceof FerryHttpError && error.status === 409) throw guardRefusal(platform, error);
+      throw error;
+    }
+    const skipped = sum(present);
+    say(`${platform}: published release ${release.id} to ${release.channel}/${platform}/${release.runtimeVersion}`);
+    say(
+      `${platform}: uploaded ${uploaded.count} asset(s) (${formatBytes(uploaded.bytes)}), ` +
+        `skipped ${skipped.count} already stored (${formatBytes(skipped.bytes)})`,
+    );
+    results.push({ platform, release, uploaded, skipped });
+  }
+  return results;
+}
