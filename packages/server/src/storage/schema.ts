@@ -32,9 +32,49 @@ export interface AuditEventsTable {
   created_at: number;
 }
 
+export interface AssignmentsTable {
+  id: string;
+  user_id: string;
+  certificate_vendor: string;
+  title: string | null;
+  created_at: number;
+}
+
+export interface CertificateAuthenticationStatesTable {
+  id: string;
+  state_hash: string;
+  user_id: string;
+  vendor: string;
+  document: string;
+  provider: string;
+  assignment_id: string | null;
+  status: 'pending' | 'completing' | 'issued';
+  lease_until: number | null;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface CertificateIssuancesTable {
+  id: string;
+  authentication_state_id: string;
+  user_id: string;
+  assignment_id: string | null;
+  vendor: string;
+  document: string;
+  object_key: string;
+  byte_size: number;
+  vendor_reference: string | null;
+  created_at: number;
+  expires_at: number;
+  deleted_at: number | null;
+}
+
 export interface DatabaseSchema {
   releases: ReleasesTable;
   audit_events: AuditEventsTable;
+  assignments: AssignmentsTable;
+  certificate_authentication_states: CertificateAuthenticationStatesTable;
+  certificate_issuances: CertificateIssuancesTable;
 }
 
 export const parseJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;

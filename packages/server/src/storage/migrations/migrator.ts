@@ -2,6 +2,9 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { Engine } from '../database.js';
 import { releasesMigration } from './001_releases.js';
 import { auditEventsMigration } from './002_audit_events.js';
+import { assignmentsMigration } from './010_assignments.js';
+import { certificateAuthenticationStatesMigration } from './011_certificate_authentication_states.js';
+import { certificateIssuancesMigration } from './012_certificate_issuances.js';
 
 /** An engine-aware migration: each file holds the DDL for both engines side by side. */
 export type EngineMigration = (engine: Engine) => Migration;
@@ -13,6 +16,9 @@ export type EngineMigration = (engine: Engine) => Migration;
 export const MIGRATIONS: Record<string, EngineMigration> = {
   '001_releases': releasesMigration,
   '002_audit_events': auditEventsMigration,
+  '010_assignments': assignmentsMigration,
+  '011_certificate_authentication_states': certificateAuthenticationStatesMigration,
+  '012_certificate_issuances': certificateIssuancesMigration,
 };
 
 class EngineMigrationProvider implements MigrationProvider {

@@ -1,0 +1,9 @@
+export { type DevelopmentTokenOptions, signDevelopmentToken } from './development-token.js';
+export { certifiedUserOf, requireCertifiedUser } from './require-certified-user.js';
+export {
+  type AuthenticatedUser,
+  createUserTokenVerifier,
+  InvalidUserTokenError,
+  type UserAuthConfig,
+  type UserTokenVerifier,
+} from './user-token-verifier.js';

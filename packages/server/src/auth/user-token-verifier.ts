@@ -1,0 +1,57 @@
+import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+
+export interface UserAuthConfig {
+  /** HS256 shared secret; exactly one of secret and jwksUrl is set. */
+  secret?: string;
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+  /** Name of the boolean claim that marks a certified user (default `certified`). */
+  certifiedClaim: string;
+}
+
+export interface AuthenticatedUser {
+  userId: string;
+  certified: boolean;
+}
+
+/** Why a token was refused; the route turns this into 401. The reason is for logs, never the token. */
+export class InvalidUserTokenError extends Error {
+  override name = 'InvalidUserTokenError';
+}
+
+export type UserTokenVerifier = (token: string) => Promise<AuthenticatedUser>;
+
+/** HS256 with a shared secret, or asymmetric keys from a JWKS endpoint; iss and aud only when configured. */
+export function createUserTokenVerifier(config: UserAuthConfig): UserTokenVerifier {
+  const options = {
+    ...(config.issuer ? { issuer: config.issuer } : {}),
+    ...(config.audience ? { audience: config.audience } : {}),
+    requiredClaims: ['sub', 'exp'],
+    clockTolerance: 5,
+  };
+  let verify: (token: string) => Promise<JWTPayload>;
+  if (config.secret) {
+    const key = new TextEncoder().encode(config.secret);
+    verify = async (token) => (await jwtVerify(token, key, { ...options, algorithms: ['HS256'] })).payload;
+  } else if (config.jwksUrl) {
+    const keys: JWTVerifyGetKey = createRemoteJWKSet(new URL(config.jwksUrl));
+    verify = async (token) =>
+      (await jwtVerify(token, keys, { ...options, algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'] })).payload;
+  } else {
+    throw new Error('user authentication needs AUTH_JWT_SECRET or AUTH_JWKS_URL');
+  }
+  return async (token) => {
+    let payload: JWTPayload;
+    try {
+      payload = await verify(token);
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'ERR_JWT_INVALID';
+      throw new InvalidUserTokenError(code);
+    }
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255) {
+      throw new InvalidUserTokenError('ERR_JWT_SUB');
+    }
+    return { userId: payload.sub, certified: payload[config.certifiedClaim] === true };
+  };
+}

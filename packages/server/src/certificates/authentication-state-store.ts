@@ -1,0 +1,37 @@
+import type { CertificateDocument, CertificateVendor, ProviderCode } from '@ferry/contracts';
+
+export type AuthenticationStatus = 'pending' | 'completing' | 'issued';
+
+/**
+ * A started simple authentication, recorded when the first call answers. It binds the vendor's
+ * state (by hash only) to a user, a document, a provider and optionally an assignment.
+ */
+export interface AuthenticationState {
+  id: string;
+  stateHash: string;
+  userId: string;
+  vendor: CertificateVendor;
+  document: CertificateDocument;
+  provider: ProviderCode;
+  assignmentId: string | null;
+  status: AuthenticationStatus;
+  /** While status is completing: until when the second call that took the lease may hold it. */
+  leaseUntil: number | null;
+  expiresAt: number;
+  createdAt: number;
+}
+
+/** The AuthStateStore port. */
+export interface AuthenticationStateStore {
+  record(state: AuthenticationState): Promise<void>;
+  findByHash(stateHash: string): Promise<AuthenticationState | undefined>;
+  /**
+   * Takes the completion lease: succeeds for a pending state, or a completing one whose lease ran
+   * out (its holder died). Exactly one of several concurrent second calls gets it.
+   */
+  claim(id: string, now: number, leaseUntil: number): Promise<boolean>;
+  /** Gives the lease back after a second call that did not issue (pending, failed). */
+  release(id: string): Promise<void>;
+  /** Forgets unissued states that expired before `before`. */
+  deleteStale(before: number): Promise<number>;
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type {
+  CertificateDocument,
+  CertificateResponse,
+  CertificateVendor,
+  ProviderCode,
+  TwoWayInfo,
+} from '@ferry/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../http/app-error.js';
+import type { ObjectStore } from '../storage/objects/object-store.js';
+import {
+  type VendorAuthState,
+  type VendorClient,
+  VendorFailure,
+  type VendorIssuanceRequest,
+} from '../vendors/vendor-client.js';
+import type { AssignmentService } from './assignment-service.js';
+import { checkBinding } from './authentication-binding.js';
+import type { AuthenticationStateStore } from './authentication-state-store.js';
+import { certificateObjectKey } from './certificate-object-key.js';
+import { decryptIdentityPart, UndecryptableIdentityError } from './identity-crypto.js';
+import type { IssuanceStore } from './issuance-store.js';
+import { decideProviderSupport, unsupportedProviderMessage } from './provider-support.js';
+import { authExpired, authPending, authStateInvalid, errorForVendorFailure } from './vendor-failure-errors.js';
+import { hashVendorState } from './vendor-state-hash.js';
+
+/** One certificate request, vendor-neutral, as the route parsed it. */
+export interface IssueCommand {
+  userId: string;
+  document: CertificateDocument;
+  vendor: CertificateVendor;
+  provider: ProviderCode;
+  /** Plain front part (birthDate / rrn1). */
+  front: string;
+  /** The client's Base64(IV + AES-256-CBC) of the back part, and the request field it came in. */
+  encryptedBack: { value: string; field: 'identityEnc' | 'rrn2Enc' };
+  details:
+    | { document: 'resident-certificate' | 'resident-abstract'; sido: string; sigg: string }
+    | {
+        document: 'family-relations';
+        father: string | null;
+        mother: string | null;
+        spouse: string | null;
+        child: string | null;
+      };
+  stepData: string | null;
+  twoWayInfo: TwoWayInfo | null;
+  assignmentId: string | null;
+}
+
+/** Time spent waiting for vendors during one request, so overhead can be told apart. */
+export interface VendorStopwatch {
+  vendorMs: number;
+}
+
+export interface IssuanceServiceDeps {
+  vendors: Record<CertificateVendor, VendorClient>;
+  states: AuthenticationStateStore;
+  issuances: IssuanceStore;
+  assignments: AssignmentService;
+  objects: ObjectStore;
+  log: FastifyBaseLogger;
+  aesKey: Buffer;
+  disabledProviders: Record<CertificateVendor, readonly ProviderCode[]>;
+  authTtlSeconds: Record<CertificateVendor, number>;
+  vendorTimeoutMs: number;
+  urlTtlSeconds: number;
+  retentionDays: number;
+  now?: () => Date;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Two-step issuance (spec "Certificate issuance" states): a first call starts simple
+ * authentication and records its binding; a second call with the vendor's state completes it,
+ * stores the PDF privately and answers a pre-signed URL. A failed request changes no data.
+ */
+export class IssuanceService {
+  private readonly now: () => Date;
+  constructor(private readonly deps: IssuanceServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async issue(command: IssueCommand, stopwatch: VendorStopwatch = { vendorMs: 0 }): Promise<CertificateResponse> {
+    const client = this.deps.vendors[command.vendor];
+    const request = this.vendorRequest(command);
+    const support = decideProviderSupport({
+      provider: command.provider,
+      vendorCode: client.providerCode(command.provider),
+      disabled: this.deps.disabledProviders[command.vendor],
+    });
+    if (!support.supported) {
+      throw new AppError(400, 'UNSUPPORTED_PROVIDER', unsupportedProviderMessage(command.vendor, command.provider), {
+        vendor: command.vendor,
+        loginOrgCd: command.provider,
+      });
+    }
+    if (command.assignmentId) {
+      await this.deps.assignments.checkForIssuance(command.assignmentId, command.userId, command.vendor);
+    }
+    const state = this.stateOf(command);
+    return state
+      ? this.complete(command, client, request, state, stopwatch)
+      : this.start(command, client, request, stopwatch);
+  }
+
+  private vendorRequest(command: IssueCommand): VendorIssuanceRequest {
+    let back: ReturnType<typeof decryptIdentityPart>;
+    try {
+      back = decryptIdentityPart(command.encryptedBack.value, this.deps.aesKey);
+    } catch (error) {
+      if (!(error instanceof UndecryptableIdentityError)) throw error;
+      throw new AppError(400, 'VALIDATION_FAILED', 'The request is invalid; see details.fields.', {
+        fields: [
+          {
+            path: `body.${command.encryptedBack.field}`,
+            message: 'must decrypt with the shared key to exactly 7 digits',
+          },
+        ],
+      });
+    }
+    const identity = { front: command.front, back };
+    const details = command.details;
+    if (details.document === 'family-relations') {
+      const { father, mother, spouse, child } = details;
+      return {
+        document: details.document,
+        provider: command.provider,
+        identity,
+        family: { father, mother, spouse, child },
+      };
+    }
+    return {
+      document: details.document,
+      provider: command.provider,
+      identity,
+      address: { sido: details.sido, sigg: details.sigg },
+    };
+  }
+
+  private stateOf(command: IssueCommand): VendorAuthState | undefined {
+    if (command.vendor === 'VENDOR_A' && command.stepData != null)
+      return { vendor: 'VENDOR_A', stepData: command.stepData };
+    if (command.vendor === 'VENDOR_B' && command.twoWayInfo != null) {
+      return { vendor: 'VENDOR_B', twoWayInfo: command.twoWayInfo };
+    }
+    return undefined;
+  }
+
+  /** Runs one vendor operation under the vendor timeout and books its duration. */
+  private async atVendor<T>(
+    command: IssueCommand,
+    step: 'start' | 'complete',
+    stopwatch: VendorStopwatch,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work(AbortSignal.timeout(this.deps.vendorTimeoutMs));
+    } catch (error) {
+      if (!(error instanceof VendorFailure)) throw error;
+      this.deps.log.warn(
+        { vendor: command.vendor, document: command.document, step, kind: error.kind, vendorCode: error.vendorCode },
+        'vendor call failed',
+      );
+      throw errorForVendorFailure(error, { vendor: command.vendor, step, timeoutMs: this.deps.vendorTimeoutMs });
+    } finally {
+      stopwatch.vendorMs += performance.now() - started;
+    }
+  }
+
+  private async start(
+    command: IssueCommand,
+    client: VendorClient,
+    request: VendorIssuanceRequest,
+    stopwatch: VendorStopwatch,
+  ): Promise<CertificateResponse> {
+    const state = await this.atVendor(command, 'start', stopwatch, (signal) =>
+      client.startAuthentication(request, { signal }),
+    );
+    const now = this.now().getTime();
+    await this.deps.states.record({
+      id: randomUUID(),
+      stateHash: hashVendorState(state),
+      userId: command.userId,
+      vendor: command.vendor,
+      document: command.document,
+      provider: command.provider,
+      assignmentId: command.assignmentId,
+      status: 'pending',
+      leaseUntil: null,
+      expiresAt: now + this.deps.authTtlSeconds[command.vendor] * 1000,
+      createdAt: now,
+    });
+    this.deps.log.info({ vendor: command.vendor, document: command.document }, 'simple authentication started');
+    return state.vendor === 'VENDOR_A'
+      ? { preSignedUrl: null, stepData: state.stepData, twoWayInfo: null }
+      : { preSignedUrl: null, stepData: null, twoWayInfo: state.twoWayInfo };
+  }
+
+  private async complete(
+    command: IssueCommand,
+    client: VendorClient,
+    request: VendorIssuanceRequest,
+    vendorState: VendorAuthState,
+    stopwatch: VendorStopwatch,
+  ): Promise<CertificateResponse> {
+    const now = this.now().getTime();
+    const state = await this.deps.states.findByHash(hashVendorState(vendorState));
+    const verdict = checkBinding(state, {
+      userId: command.userId,
+      vendor: command.vendor,
+      document: command.document,
+      provider: command.provider,
+      assignmentId: command.assignmentId,
+      now,
+    });
+    if (verdict.kind === 'invalid' || !state) {
+      this.deps.log.warn(
+        {
+          vendor: command.vendor,
+          document: command.document,
+          reason: verdict.kind === 'invalid' ? verdict.reason : 'unknown-state',
+        },
+        'authentication state refused',
+      );
+      throw authStateInvalid();
+    }
+    if (verdict.kind === 'reissue') return this.reissue(state.id);
+    if (verdict.kind === 'expired') throw authExpired();
+
+    // One second call at a time per state; a concurrent duplicate retries later and then gets the
+    // issued document. The lease outlives the vendor timeout, so a crashed holder frees it.
+    const leaseUntil = now + this.deps.vendorTimeoutMs + 10_000;
+    if (!(await this.deps.states.claim(state.id, now, leaseUntil))) {
+      const current = await this.deps.states.findByHash(state.stateHash);
+      if (current?.status === 'issued') return this.reissue(state.id);
+      throw authPending();
+    }
+    let issuanceId: string;
+    try {
+      const issued = await this.atVendor(command, 'complete', stopwatch, (signal) =>
+        client.completeIssuance(request, vendorState, { signal }),
+      );
+      if (issued.pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
+        this.deps.log.warn({ vendor: command.vendor, document: command.document }, 'vendor document is not a PDF');
+        throw new AppError(502, 'VENDOR_ERROR', `${command.vendor} answered a document that is not a PDF.`, {
+          vendor: command.vendor,
+          vendorCode: null,
+        });
+      }
+      issuanceId = randomUUID();
+      const objectKey = certificateObjectKey(command.userId, issuanceId);
+      await this.deps.objects.put(objectKey, issued.pdf, { contentType: 'application/pdf' });
+      const issuedAt = this.now().getTime();
+      await this.deps.issuances.record({
+        id: issuanceId,
+        authenticationStateId: state.id,
+        userId: command.userId,
+        assignmentId: command.assignmentId,
+        vendor: command.vendor,
+        document: command.document,
+        objectKey,
+        byteSize: issued.pdf.length,
+        vendorReference: issued.vendorReference,
+        createdAt: issuedAt,
+        expiresAt: issuedAt + this.deps.retentionDays * DAY_MS,
+        deletedAt: null,
+      });
+    } catch (error) {
+      await this.deps.states.release(state.id).catch(() => {});
+      throw error;
+    }
+    this.deps.log.info({ vendor: command.vendor, document: command.document, issuanceId }, 'certificate issued');
+    return this.reissue(state.id);
+  }
+
+  /** Answers an issued document with a fresh URL; a PDF removed by retention counts as expired. */
+  private async reissue(stateId: string): Promise<CertificateResponse> {
+    const issuance = await this.deps.issuances.findByAuthenticationState(stateId);
+    if (!issuance || issuance.deletedAt !== null || issuance.expiresAt <= this.now().getTime()) throw authExpired();
+    const preSignedUrl = await this.deps.objects.signedGetUrl(issuance.objectKey, this.deps.urlTtlSeconds);
+    return { preSignedUrl, stepData: null, twoWayInfo: null };
+  }
+}

@@ -1,0 +1,85 @@
+import type { CertificateDocument, CertificateVendor, ProviderCode } from '@ferry/contracts';
+import type { Selectable } from 'kysely';
+import type { Database } from '../storage/database.js';
+import type { CertificateAuthenticationStatesTable } from '../storage/schema.js';
+import type { AuthenticationState, AuthenticationStateStore } from './authentication-state-store.js';
+
+const toState = (row: Selectable<CertificateAuthenticationStatesTable>): AuthenticationState => ({
+  id: row.id,
+  stateHash: row.state_hash,
+  userId: row.user_id,
+  vendor: row.vendor as CertificateVendor,
+  document: row.document as CertificateDocument,
+  provider: row.provider as ProviderCode,
+  assignmentId: row.assignment_id,
+  status: row.status,
+  leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
+  expiresAt: Number(row.expires_at),
+  createdAt: Number(row.created_at),
+});
+
+export class KyselyAuthenticationStateStore implements AuthenticationStateStore {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  async record(state: AuthenticationState): Promise<void> {
+    await this.db
+      .insertInto('certificate_authentication_states')
+      .values({
+        id: state.id,
+        state_hash: state.stateHash,
+        user_id: state.userId,
+        vendor: state.vendor,
+        document: state.document,
+        provider: state.provider,
+        assignment_id: state.assignmentId,
+        status: state.status,
+        lease_until: state.leaseUntil,
+        expires_at: state.expiresAt,
+        created_at: state.createdAt,
+      })
+      .execute();
+  }
+
+  async findByHash(stateHash: string): Promise<AuthenticationState | undefined> {
+    const row = await this.db
+      .selectFrom('certificate_authentication_states')
+      .selectAll()
+      .where('state_hash', '=', stateHash)
+      .executeTakeFirst();
+    return row && toState(row);
+  }
+
+  async claim(id: string, now: number, leaseUntil: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('certificate_authentication_states')
+      .set({ status: 'completing', lease_until: leaseUntil })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('lease_until', '<', now)])]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async release(id: string): Promise<void> {
+    await this.db
+      .updateTable('certificate_authentication_states')
+      .set({ status: 'pending', lease_until: null })
+      .where('id', '=', id)
+      .where('status', '=', 'completing')
+      .execute();
+  }
+
+  async deleteStale(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('certificate_authentication_states')
+      .where('status', '!=', 'issued')
+      .where('expires_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

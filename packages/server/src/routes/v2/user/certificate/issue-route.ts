@@ -1,0 +1,83 @@
+import { type CertificateDocument, type CertificateResponse, ErrorBody, RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { certifiedUserOf } from '../../../../auth/require-certified-user.js';
+import type { IssuanceService, IssueCommand, VendorStopwatch } from '../../../../certificates/issuance-service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Vendor time of a certificate request; the rest of its duration is Ferry's overhead. */
+    vendorStopwatch?: VendorStopwatch;
+  }
+}
+
+export interface CertificateRouteContext {
+  service: IssuanceService;
+  requireUser: (request: FastifyRequest) => Promise<void>;
+  bodyLimitBytes: number;
+  perMinute: number;
+}
+
+/** Counts per user; runs after the onRequest authentication, so the user is known. */
+const perUser = (request: FastifyRequest): string => `cert-user:${request.authUser?.userId ?? request.ip}`;
+
+/**
+ * The shape all three certificate endpoints share: user token, per-user rate limit, 16 KiB body,
+ * the contract's zod schema, one service call, the document's wrapper key around the answer.
+ */
+export function certificateIssueRoute<Body extends z.ZodType>(
+  app: FastifyInstance,
+  context: CertificateRouteContext,
+  endpoint: {
+    document: CertificateDocument;
+    summary: string;
+    body: Body;
+    response: z.ZodType;
+    toCommand: (body: z.infer<Body>, userId: string) => IssueCommand;
+  },
+): void {
+  const wrapperKey = RESPONSE_WRAPPER_KEY[endpoint.document];
+  app.withTypeProvider<ZodTypeProvider>().post(
+    `/v2/user/certificate/${endpoint.document}`,
+    {
+      bodyLimit: context.bodyLimitBytes,
+      onRequest: context.requireUser,
+      config: {
+        rateLimit: { max: context.perMinute, timeWindow: '1 minute', hook: 'preParsing', keyGenerator: perUser },
+      },
+      schema: {
+        summary: endpoint.summary,
+        tags: ['certificates'],
+        body: endpoint.body,
+        response: {
+          200: endpoint.response,
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          410: ErrorBody,
+          422: ErrorBody,
+          429: ErrorBody,
+          502: ErrorBody,
+          504: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = certifiedUserOf(request);
+      const stopwatch: VendorStopwatch = { vendorMs: 0 };
+      request.vendorStopwatch = stopwatch;
+      try {
+        const result: CertificateResponse = await context.service.issue(
+          endpoint.toCommand(request.body as z.infer<Body>, user.userId),
+          stopwatch,
+        );
+        return { [wrapperKey]: result };
+      } finally {
+        reply.header('server-timing', `vendor;dur=${stopwatch.vendorMs.toFixed(1)}`);
+      }
+    },
+  );
+}

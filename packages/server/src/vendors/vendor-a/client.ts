@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { ProviderCode } from '@ferry/contracts';
+import type { VendorAAccount } from '../../config/certificate-config.js';
+import {
+  type IssuedDocument,
+  type VendorAuthState,
+  type VendorCallOptions,
+  type VendorClient,
+  VendorFailure,
+  type VendorIssuanceRequest,
+} from '../vendor-client.js';
+import { parseVendorJson, vendorExchange } from '../vendor-http.js';
+import { encryptForVendorA } from './identity-encryption.js';
+import { VENDOR_A_PRODUCTS } from './products.js';
+import { VENDOR_A_PROVIDER_CODES } from './provider-codes.js';
+import { classifyVendorAError } from './result-codes.js';
+import { VENDOR_A_HEADERS, type VendorARequestBody, type VendorAResponseBody } from './wire.js';
+
+const FAILURE_MESSAGES = {
+  pending: 'The user has not approved the authentication yet.',
+  expired: 'The authentication expired or was already used.',
+  'state-invalid': 'The vendor does not recognise this authentication.',
+  rejected: 'The vendor refused the request.',
+  unavailable: 'The vendor reported a failure.',
+  timeout: 'The vendor did not answer in time.',
+} as const;
+
+const isResponseBody = (value: unknown): value is VendorAResponseBody => {
+  const body = value as VendorAResponseBody | null;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof body.common === 'object' &&
+    body.common !== null &&
+    (body.common.errYn === 'Y' || body.common.errYn === 'N') &&
+    (body.data === undefined || (typeof body.data === 'object' && body.data !== null))
+  );
+};
+
+/** VENDOR_A over HTTP: `user-id` + `Hkey` headers, `step: init` then `step: sign` with the stepData. */
+export class VendorAClient implements VendorClient {
+  readonly vendor = 'VENDOR_A' as const;
+  constructor(private readonly account: VendorAAccount) {}
+
+  providerCode(provider: ProviderCode): string | undefined {
+    return VENDOR_A_PROVIDER_CODES[provider];
+  }
+
+  async startAuthentication(request: VendorIssuanceRequest, options: VendorCallOptions): Promise<VendorAuthState> {
+    const data = await this.call(request, { step: 'init' }, options);
+    if (typeof data.stepData !== 'string' || data.stepData.length === 0 || data.stepData.length > 4096) {
+      throw new VendorFailure('unavailable', null, 'The vendor answered without authentication data.');
+    }
+    return { vendor: 'VENDOR_A', stepData: data.stepData };
+  }
+
+  async completeIssuance(
+    request: VendorIssuanceRequest,
+    state: VendorAuthState,
+    options: VendorCallOptions,
+  ): Promise<IssuedDocument> {
+    if (state.vendor !== 'VENDOR_A') throw new Error('VENDOR_A needs stepData');
+    const data = await this.call(request, { step: 'sign', stepData: state.stepData }, options);
+    const hex = data.hexString;
+    if (typeof hex !== 'string' || hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) {
+      throw new VendorFailure('unavailable', null, 'The vendor answered without a document.');
+    }
+    return { pdf: Buffer.from(hex, 'hex'), vendorReference: data.cappReqNo ?? null };
+  }
+
+  private body(request: VendorIssuanceRequest): Omit<VendorARequestBody, 'step' | 'stepData'> {
+    const provider = this.providerCode(request.provider);
+    if (!provider) throw new Error(`VENDOR_A has no code for ${request.provider}`);
+    const common = {
+      authMethod: 'EASY' as const,
+      loginOrgCd: provider,
+      resNo: request.identity.front,
+      bizNoEnc: encryptForVendorA(
+        request.identity.front + request.identity.back.reveal(),
+        this.account.ekey,
+        this.account.userId,
+      ),
+      stepMode: 'step' as const,
+    };
+    if (request.document === 'family-relations') {
+      const { father, mother, spouse, child } = request.family;
+      return {
+        ...common,
+        ...(father ? { fthrNm: father } : {}),
+        ...(mother ? { mthrNm: mother } : {}),
+        ...(spouse ? { sposNm: spouse } : {}),
+        ...(child ? { childNm: child } : {}),
+      };
+    }
+    return { ...common, sido: request.address.sido, sigg: request.address.sigg };
+  }
+
+  private async call(
+    request: VendorIssuanceRequest,
+    step: Pick<VendorARequestBody, 'step' | 'stepData'>,
+    options: VendorCallOptions,
+  ): Promise<VendorAResponseBody['data']> {
+    const body: VendorARequestBody = { ...this.body(request), ...step };
+    const response = await vendorExchange(
+      `${this.account.baseUrl}/${VENDOR_A_PRODUCTS[request.document]}`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [VENDOR_A_HEADERS.userId]: this.account.userId,
+          [VENDOR_A_HEADERS.key]: this.account.hkey,
+          [VENDOR_A_HEADERS.transaction]: randomUUID(),
+        },
+        body: JSON.stringify(body),
+      },
+      options.signal,
+    );
+    if (response.status !== 200) {
+      throw new VendorFailure('unavailable', `HTTP ${response.status}`, 'The vendor answered with an HTTP error.');
+    }
+    const parsed = parseVendorJson(response.body);
+    if (!isResponseBody(parsed)) {
+      throw new VendorFailure('unavailable', null, 'The vendor answered in an unexpected shape.');
+    }
+    if (parsed.common.errYn === 'Y') {
+      const { kind, code } = classifyVendorAError(
+        String(parsed.common.errCd ?? ''),
+        String(parsed.common.errMsg ?? ''),
+      );
+      throw new VendorFailure(kind, code, FAILURE_MESSAGES[kind]);
+    }
+    return parsed.data ?? {};
+  }
+}

@@ -1,0 +1,178 @@
+import type { ProviderCode, TwoWayInfo } from '@ferry/contracts';
+import type { VendorBAccount } from '../../config/certificate-config.js';
+import {
+  type IssuedDocument,
+  type VendorAuthState,
+  type VendorCallOptions,
+  type VendorClient,
+  VendorFailure,
+  type VendorIssuanceRequest,
+} from '../vendor-client.js';
+import { vendorExchange } from '../vendor-http.js';
+import { AccessTokenCache } from './access-token.js';
+import { encryptForVendorB } from './identity-encryption.js';
+import { VENDOR_B_ORGANIZATION, VENDOR_B_PRODUCTS } from './products.js';
+import { VENDOR_B_PROVIDER_CODES } from './provider-codes.js';
+import { classifyVendorBCode } from './result-codes.js';
+import { decodeUrlEncodedJson, encodeUrlEncodedJson } from './url-encoded-json.js';
+import { VENDOR_B_CODES, type VendorBRequestBody, type VendorBResponseBody } from './wire.js';
+
+const FAILURE_MESSAGES = {
+  pending: 'The user has not approved the authentication yet.',
+  expired: 'The authentication expired or was already used.',
+  'state-invalid': 'The vendor does not recognise this authentication.',
+  rejected: 'The vendor refused the request.',
+  unavailable: 'The vendor reported a failure.',
+  timeout: 'The vendor did not answer in time.',
+} as const;
+
+const isWholeNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+const isResponseBody = (value: unknown): value is VendorBResponseBody => {
+  const body = value as VendorBResponseBody | null;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof body.result === 'object' &&
+    body.result !== null &&
+    typeof body.result.code === 'string'
+  );
+};
+
+/**
+ * VENDOR_B over HTTP: OAuth client-credentials token (cached, renewed once on 401), identity
+ * RSA-encrypted, bodies as URL-encoded JSON. The first call answers CF-03002 with twoWayInfo;
+ * the second repeats the body with `is2Way`, `simpleAuth` and that twoWayInfo.
+ */
+export class VendorBClient implements VendorClient {
+  readonly vendor = 'VENDOR_B' as const;
+  private readonly tokens: AccessTokenCache;
+
+  constructor(private readonly account: VendorBAccount) {
+    this.tokens = new AccessTokenCache(account);
+  }
+
+  providerCode(provider: ProviderCode): string | undefined {
+    return VENDOR_B_PROVIDER_CODES[provider];
+  }
+
+  async startAuthentication(request: VendorIssuanceRequest, options: VendorCallOptions): Promise<VendorAuthState> {
+    const response = await this.call(request, this.body(request), options);
+    if (response.result.code !== VENDOR_B_CODES.continueTwoWay) throw this.failureOf(response.result.code);
+    return { vendor: 'VENDOR_B', twoWayInfo: this.twoWayInfoOf(response) };
+  }
+
+  async completeIssuance(
+    request: VendorIssuanceRequest,
+    state: VendorAuthState,
+    options: VendorCallOptions,
+  ): Promise<IssuedDocument> {
+    if (state.vendor !== 'VENDOR_B') throw new Error('VENDOR_B needs twoWayInfo');
+    const body: VendorBRequestBody = {
+      ...this.body(request),
+      is2Way: true,
+      simpleAuth: '1',
+      twoWayInfo: { ...state.twoWayInfo },
+    };
+    const response = await this.call(request, body, options);
+    if (response.result.code !== VENDOR_B_CODES.success) throw this.failureOf(response.result.code);
+    const data = response.data as Partial<{ resOriGinalData: unknown; resIssueNo: unknown }>;
+    if (typeof data.resOriGinalData !== 'string' || data.resOriGinalData.length === 0) {
+      throw new VendorFailure('unavailable', null, 'The vendor answered without a document.');
+    }
+    return {
+      pdf: Buffer.from(data.resOriGinalData, 'base64'),
+      vendorReference: typeof data.resIssueNo === 'string' ? data.resIssueNo : null,
+    };
+  }
+
+  private failureOf(code: string): VendorFailure {
+    const kind = classifyVendorBCode(code);
+    return new VendorFailure(kind, code, FAILURE_MESSAGES[kind]);
+  }
+
+  private twoWayInfoOf(response: VendorBResponseBody): TwoWayInfo {
+    const data = response.data as Partial<TwoWayInfo>;
+    if (
+      !isWholeNumber(data.jobIndex) ||
+      !isWholeNumber(data.threadIndex) ||
+      typeof data.jti !== 'string' ||
+      data.jti.length === 0 ||
+      data.jti.length > 128 ||
+      !isWholeNumber(data.twoWayTimestamp)
+    ) {
+      throw new VendorFailure('unavailable', null, 'The vendor answered without usable twoWayInfo.');
+    }
+    return {
+      jobIndex: data.jobIndex,
+      threadIndex: data.threadIndex,
+      jti: data.jti,
+      twoWayTimestamp: data.twoWayTimestamp,
+    };
+  }
+
+  private body(request: VendorIssuanceRequest): VendorBRequestBody {
+    const level = this.providerCode(request.provider);
+    if (!level) throw new Error(`VENDOR_B has no code for ${request.provider}`);
+    const common: VendorBRequestBody = {
+      organization: VENDOR_B_ORGANIZATION,
+      loginType: '6',
+      loginTypeLevel: level,
+      identity: encryptForVendorB(request.identity.front + request.identity.back.reveal(), this.account.publicKey),
+      identityEncYn: 'Y',
+      birthDate: request.identity.front,
+      originDataYN: '1',
+    };
+    if (request.document === 'family-relations') {
+      const { father, mother, spouse, child } = request.family;
+      return {
+        ...common,
+        ...(father ? { fatherName: father } : {}),
+        ...(mother ? { motherName: mother } : {}),
+        ...(spouse ? { spouseName: spouse } : {}),
+        ...(child ? { childName: child } : {}),
+      };
+    }
+    return { ...common, addrSido: request.address.sido, addrSiGunGu: request.address.sigg };
+  }
+
+  /** One product call; a 401 drops the cached token and retries once with a new one. */
+  private async call(
+    request: VendorIssuanceRequest,
+    body: VendorBRequestBody,
+    options: VendorCallOptions,
+  ): Promise<VendorBResponseBody> {
+    const url = `${this.account.baseUrl}${VENDOR_B_PRODUCTS[request.document]}`;
+    const encoded = encodeUrlEncodedJson(body);
+    for (let attempt = 0; ; attempt++) {
+      const token = await this.tokens.get(options.signal);
+      const response = await vendorExchange(
+        url,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: encoded,
+        },
+        options.signal,
+      );
+      if (response.status === 401 && attempt === 0) {
+        this.tokens.invalidate(token);
+        continue;
+      }
+      if (response.status !== 200) {
+        throw new VendorFailure('unavailable', `HTTP ${response.status}`, 'The vendor answered with an HTTP error.');
+      }
+      let parsed: unknown;
+      try {
+        parsed = decodeUrlEncodedJson(response.body);
+      } catch {
+        throw new VendorFailure('unavailable', null, 'The vendor answered with an unreadable body.');
+      }
+      if (!isResponseBody(parsed)) {
+        throw new VendorFailure('unavailable', null, 'The vendor answered in an unexpected shape.');
+      }
+      return parsed;
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import type { CertificateVendor, ProviderCode, TwoWayInfo } from '@ferry/contracts';
+import type { SensitiveDigits } from '../certificates/sensitive-digits.js';
+
+/** The person, as the vendor needs it: the plain front part and the decrypted back part. */
+export interface PersonIdentity {
+  front: string;
+  back: SensitiveDigits;
+}
+
+interface RequestBase {
+  provider: ProviderCode;
+  identity: PersonIdentity;
+}
+
+export interface ResidentDocumentRequest extends RequestBase {
+  document: 'resident-certificate' | 'resident-abstract';
+  address: { sido: string; sigg: string };
+}
+
+export interface FamilyRelationsRequest extends RequestBase {
+  document: 'family-relations';
+  family: { father: string | null; mother: string | null; spouse: string | null; child: string | null };
+}
+
+/** One issuance request, vendor-neutral. The vendor client turns it into its own wire format. */
+export type VendorIssuanceRequest = ResidentDocumentRequest | FamilyRelationsRequest;
+
+/** The authentication state a vendor hands back after the first call, in the client's shape. */
+export type VendorAuthState = { vendor: 'VENDOR_A'; stepData: string } | { vendor: 'VENDOR_B'; twoWayInfo: TwoWayInfo };
+
+export interface IssuedDocument {
+  pdf: Buffer;
+  /** The vendor's own reference of the issuance (a receipt number), for support. */
+  vendorReference: string | null;
+}
+
+/**
+ * What went wrong at the vendor, in the service's words:
+ * - pending: the user has not approved yet; the same second call may be retried;
+ * - expired: the authentication timed out or was already used; start again;
+ * - state-invalid: the vendor does not recognise the authentication state;
+ * - rejected: the vendor refused the person or the user cancelled (carries the vendor's code);
+ * - unavailable: the vendor failed, answered garbage, or our account is misconfigured;
+ * - timeout: no answer within the vendor timeout.
+ */
+export type VendorFailureKind = 'pending' | 'expired' | 'state-invalid' | 'rejected' | 'unavailable' | 'timeout';
+
+export class VendorFailure extends Error {
+  override name = 'VendorFailure';
+  constructor(
+    readonly kind: VendorFailureKind,
+    /** The vendor's own result code, when it gave one. Codes never carry personal data. */
+    readonly vendorCode: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Per-call options: the deadline shared by every HTTP exchange of one vendor operation. */
+export interface VendorCallOptions {
+  signal: AbortSignal;
+}
+
+/**
+ * The VendorClient port. Two adapters (VENDOR_A: `stepData` style; VENDOR_B: `twoWayInfo` style),
+ * each with a simulator that speaks the same wire format over HTTP.
+ */
+export interface VendorClient {
+  readonly vendor: CertificateVendor;
+  /** The vendor's own code for a provider; undefined when its table does not map the provider. */
+  providerCode(provider: ProviderCode): string | undefined;
+  /** First call: asks the provider app to authenticate the person; resolves to the state to send back. */
+  startAuthentication(request: VendorIssuanceRequest, options: VendorCallOptions): Promise<VendorAuthState>;
+  /** Second call: after the user approved, issues the document. */
+  completeIssuance(
+    request: VendorIssuanceRequest,
+    state: VendorAuthState,
+    options: VendorCallOptions,
+  ): Promise<IssuedDocument>;
+}
