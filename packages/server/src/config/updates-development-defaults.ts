@@ -22,6 +22,7 @@ export function applyUpdatesDevelopmentDefaults(
   devDir: string,
 ): { config: Config; notice: UpdatesDevelopmentNotice } {
   const notice: UpdatesDevelopmentNotice = {};
+  fs.mkdirSync(devDir, { recursive: true, mode: 0o700 });
   let updates = config.updates;
   if (!updates.signing) {
     const generated = ensureDevelopmentSigningKey(devDir, updates.keyId);

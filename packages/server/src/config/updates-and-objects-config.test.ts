@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, type Env } from './config.js';
+import { loadObjectsConfig } from './object-store-config.js';
+import { loadUpdatesConfig } from './updates-config.js';
+
+const PRODUCTION = {
+  OTA_SIGNING_KEY_PATH: '/keys/private-key.pem',
+  OTA_SIGNING_CERT_PATH: '/keys/certificate.pem',
+  OBJECT_URL_SIGNING_SECRET: 's'.repeat(40),
+};
+
+const loadBoth = (env: Env, production: boolean, dataDir = '/data') => ({
+  updates: loadUpdatesConfig(env, production),
+  objects: loadObjectsConfig(env, { production, dataDir }),
+});
+
+/** The production loaders with a complete environment, so each case isolates one variable. */
+const load = (env: Record<string, string | undefined>) => {
+  const merged = Object.fromEntries(Object.entries({ ...PRODUCTION, ...env }).filter(([, v]) => v !== undefined));
+  return loadBoth(merged, true, env.DATA_DIR ?? '/data');
+};
+const failure = (env: Record<string, string | undefined>): string => {
+  try {
+    load(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  return 'no error';
+};
+
+describe('signing configuration', () => {
+  it.each([
+    [
+      'no key in production',
+      { OTA_SIGNING_KEY_PATH: undefined },
+      /OTA_SIGNING_KEY_PATH or OTA_SIGNING_KEY is required/,
+    ],
+    [
+      'no certificate in production',
+      { OTA_SIGNING_CERT_PATH: undefined },
+      /OTA_SIGNING_CERT_PATH or OTA_SIGNING_CERT is required/,
+    ],
+    ['key given twice', { OTA_SIGNING_KEY: '-----BEGIN…' }, /either OTA_SIGNING_KEY or OTA_SIGNING_KEY_PATH/],
+    ['a key id with a quote', { OTA_SIGNING_KEY_ID: 'a"b' }, /OTA_SIGNING_KEY_ID/],
+    ['a cache TTL of 0', { MANIFEST_CACHE_TTL_SECONDS: '0' }, /MANIFEST_CACHE_TTL_SECONDS/],
+  ])('%s stops start-up naming the variable', (_name, env, message) => {
+    expect(failure(env)).toMatch(message);
+  });
+
+  it('a key without a certificate is refused in development too', () => {
+    expect(() => loadBoth({ OTA_SIGNING_KEY_PATH: '/k.pem' }, false)).toThrow(
+      /OTA_SIGNING_CERT_PATH or OTA_SIGNING_CERT must be set together/,
+    );
+  });
+
+  it('reads sources, key id and TTL', () => {
+    const config = load({ OTA_SIGNING_KEY_ID: 'prod-2026', MANIFEST_CACHE_TTL_SECONDS: '30' });
+    expect(config.updates).toEqual({
+      signing: {
+        key: { variable: 'OTA_SIGNING_KEY_PATH', path: '/keys/private-key.pem' },
+        certificate: { variable: 'OTA_SIGNING_CERT_PATH', path: '/keys/certificate.pem' },
+        keyId: 'prod-2026',
+      },
+      keyId: 'prod-2026',
+      manifestCacheTtlSeconds: 30,
+    });
+  });
+
+  it('inline PEMs may carry \\n escapes (one-line secrets)', () => {
+    const config = load({ OTA_SIGNING_KEY_PATH: undefined, OTA_SIGNING_KEY: 'line1\\nline2' });
+    expect(config.updates.signing?.key).toEqual({ variable: 'OTA_SIGNING_KEY', inline: 'line1\nline2' });
+  });
+
+  it('development needs no signing configuration (a key is generated)', () => {
+    expect(loadBoth({}, false).updates).toMatchObject({
+      signing: undefined,
+      keyId: 'main',
+      manifestCacheTtlSeconds: 60,
+    });
+  });
+});
+
+describe('object store configuration', () => {
+  it.each([
+    [
+      'no URL secret with the local store',
+      { OBJECT_URL_SIGNING_SECRET: undefined },
+      /OBJECT_URL_SIGNING_SECRET is required/,
+    ],
+    ['a short URL secret', { OBJECT_URL_SIGNING_SECRET: 'short' }, /OBJECT_URL_SIGNING_SECRET must be at least 32/],
+    ['a store URL that is not s3://', { OBJECT_STORE_URL: 'gs://bucket' }, /OBJECT_STORE_URL must look like s3:/],
+    ['a bucket prefix with ..', { OBJECT_STORE_URL: 's3://bucket/a/../b' }, /OBJECT_STORE_URL: the prefix/],
+    [
+      'a malformed path-style flag',
+      { OBJECT_STORE_URL: 's3://bucket', S3_FORCE_PATH_STYLE: 'yes' },
+      /S3_FORCE_PATH_STYLE/,
+    ],
+    [
+      'an access key without its secret',
+      { OBJECT_STORE_URL: 's3://bucket', AWS_ACCESS_KEY_ID: 'AKID' },
+      /AWS_SECRET_ACCESS_KEY must be set together/,
+    ],
+    ['a CDN base that is not http', { ASSET_PUBLIC_BASE_URL: 'ftp://cdn' }, /ASSET_PUBLIC_BASE_URL/],
+  ])('%s stops start-up naming the variable', (_name, env, message) => {
+    expect(failure(env)).toMatch(message);
+  });
+
+  it('S3 needs no URL secret; path style follows a custom endpoint', () => {
+    const config = load({
+      OBJECT_URL_SIGNING_SECRET: undefined,
+      OBJECT_STORE_URL: 's3://ferry-assets/prod/ota/',
+      S3_ENDPOINT: 'http://minio:9000',
+      AWS_REGION: 'eu-central-1',
+    });
+    expect(config.objects.store).toEqual({
+      kind: 's3',
+      s3: {
+        bucket: 'ferry-assets',
+        prefix: 'prod/ota',
+        endpoint: 'http://minio:9000',
+        forcePathStyle: true,
+        region: 'eu-central-1',
+        credentials: undefined,
+      },
+    });
+    expect(load({ OBJECT_STORE_URL: 's3://ferry-assets' }).objects.store).toMatchObject({
+      s3: { prefix: '', forcePathStyle: false, region: 'us-east-1' },
+    });
+  });
+
+  it('local by default, under DATA_DIR/objects, assets under PUBLIC_URL/objects unless a CDN is set', () => {
+    const config = load({ DATA_DIR: '/srv/ferry' });
+    expect(config.objects.store).toMatchObject({ kind: 'local', directory: '/srv/ferry/objects' });
+    expect(config.objects.assetPublicBaseUrl).toBeUndefined();
+    expect(config.objects.uploadLimitBytes).toBe(100 * 1024 * 1024);
+    expect(load({ ASSET_PUBLIC_BASE_URL: 'https://cdn.example.com/ota/' }).objects.assetPublicBaseUrl).toBe(
+      'https://cdn.example.com/ota',
+    );
+  });
+});

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { applyUpdatesDevelopmentDefaults } from '../../src/config/updates-development-defaults.js';
+import { generateSigningKey } from '../../src/signing/development-signing-key.js';
+import { startTestServer } from '../support/test-server.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-keys-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const write = (name: string, content: string) => {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, content);
+  return file;
+};
+const pair = generateSigningKey('startup test');
+const other = generateSigningKey('another');
+const keyFile = write('key.pem', pair.privateKeyPem);
+const certFile = write('cert.pem', pair.certificatePem);
+
+describe('signing material at start-up', () => {
+  it('a server signs with the configured key and exposes its certificate', async () => {
+    const server = await startTestServer('sqlite', {
+      env: { OTA_SIGNING_KEY_PATH: keyFile, OTA_SIGNING_CERT_PATH: certFile },
+    });
+    try {
+      expect(server.app.ferry.signer.certificatePem).toBe(pair.certificatePem);
+      expect(server.logs.text).not.toContain(pair.privateKeyPem.split('\n')[1]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    [
+      'a certificate of another key',
+      { OTA_SIGNING_KEY_PATH: keyFile, OTA_SIGNING_CERT_PATH: write('other.pem', other.certificatePem) },
+      /OTA_SIGNING_CERT_PATH does not belong to the key in OTA_SIGNING_KEY_PATH/,
+    ],
+    [
+      'a missing key file',
+      { OTA_SIGNING_KEY_PATH: path.join(dir, 'nope.pem'), OTA_SIGNING_CERT_PATH: certFile },
+      /Cannot read OTA_SIGNING_KEY_PATH/,
+    ],
+    [
+      'an inline key that is not PEM',
+      { OTA_SIGNING_KEY: 'hunter2', OTA_SIGNING_CERT_PATH: certFile },
+      /OTA_SIGNING_KEY is not a readable/,
+    ],
+  ])('%s stops start-up naming the variable', async (_name, env, message) => {
+    const failure = await startTestServer('sqlite', { env }).then(
+      async (server) => {
+        await server.close();
+        return undefined;
+      },
+      (error: Error) => error,
+    );
+    expect(failure?.message).toMatch(message);
+    expect(failure?.message).not.toContain('hunter2');
+  });
+});
+
+describe('development signing key', () => {
+  it('is generated once into DATA_DIR/dev/code-signing and reused', () => {
+    const devDir = path.join(dir, 'dev');
+    const config = loadConfig({ DATA_DIR: dir });
+    const first = applyUpdatesDevelopmentDefaults(config, devDir);
+    expect(first.notice).toMatchObject({ createdCodeSigningKey: true, codeSigningKeyId: 'main' });
+    const certificate = fs.readFileSync(first.notice.codeSigningCertificateFile!, 'utf8');
+    expect(fs.statSync(path.join(devDir, 'code-signing', 'private-key.pem')).mode & 0o777).toBe(0o600);
+    const second = applyUpdatesDevelopmentDefaults(config, devDir);
+    expect(second.notice.createdCodeSigningKey).toBe(false);
+    expect(fs.readFileSync(second.notice.codeSigningCertificateFile!, 'utf8')).toBe(certificate);
+    expect(second.config.updates.signing).toEqual(first.config.updates.signing);
+    // The URL secret is kept too, so signed URLs survive a restart.
+    expect(second.config.objects.store).toEqual(first.config.objects.store);
+  });
+
+  it('explicit configuration wins over development defaults', () => {
+    const config = loadConfig({ DATA_DIR: dir, OTA_SIGNING_KEY_PATH: keyFile, OTA_SIGNING_CERT_PATH: certFile });
+    const { config: applied, notice } = applyUpdatesDevelopmentDefaults(config, path.join(dir, 'dev2'));
+    expect(applied.updates.signing?.key.path).toBe(keyFile);
+    expect(notice.codeSigningCertificateFile).toBeUndefined();
+  });
+});
