@@ -134,8 +134,41 @@ describe('Notify (2): the banner', () => {
   });
 });
 
+describe('banner presentation', () => {
+  it('is a full-width bar pinned to the top, below the given inset, with translatable labels', async () => {
+    updatesMock.state = downloaded(FIRST, NOTIFY);
+    function Translated() {
+      const update = useOtaUpdatePolicy({ dismissals: createDismissedUpdates() });
+      return (
+        <OtaUpdateBanner
+          update={update}
+          topInset={24}
+          labels={{ message: '새 버전이 준비되었습니다', action: '업데이트', dismiss: '닫기' }}
+        />
+      );
+    }
+    render(<Translated />);
+    expect(screen.getByTestId('ferry-notify-banner')).toHaveStyle({
+      position: 'absolute',
+      top: 0,
+      left: 0,
+      right: 0,
+      paddingTop: 24,
+    });
+    expect(screen.getByText('새 버전이 준비되었습니다')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '닫기' })).toBeTruthy();
+    await act(async () => fireEvent.press(screen.getByRole('button', { name: /업데이트/ })));
+    expect(updatesMock.reloadAsync).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('Immediate (1): overlay and reload', () => {
   it('does nothing before the download completes, then shows the overlay and reloads once', async () => {
+    let overlayWhenReloading = false;
+    updatesMock.reloadAsync.mockImplementation(() => {
+      overlayWhenReloading = overlay() !== null;
+      return Promise.resolve();
+    });
     render(<RootLayout dismissals={createDismissedUpdates()} />);
     await push(downloading(FIRST, IMMEDIATE));
     expect(overlay()).toBeNull();
@@ -144,6 +177,7 @@ describe('Immediate (1): overlay and reload', () => {
     expect(overlay()).not.toBeNull();
     expect(banner()).toBeNull();
     expect(updatesMock.reloadAsync).toHaveBeenCalledTimes(1);
+    expect(overlayWhenReloading).toBe(true);
     await push({ ...downloaded(FIRST, IMMEDIATE) });
     expect(updatesMock.reloadAsync).toHaveBeenCalledTimes(1);
   });
