@@ -1,4 +1,5 @@
 import { buildApp } from './app.js';
+import { certificateAnnouncement } from './config/certificate-development-defaults.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { applyDevelopmentDefaults, type DevelopmentNotice } from './config/development-defaults.js';
 
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   if (notice) {
     app.log.warn({ dataDir: config.dataDir }, 'development mode: embedded defaults are in use');
     announce(notice);
+    process.stdout.write(`${certificateAnnouncement(notice, app.certificates).join('\n')}\n\n`);
   }
 
   let closing = false;

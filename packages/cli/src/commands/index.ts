@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { registerBump } from './bump.js';
 import { registerDeployCheck } from './deploy-check.js';
+import { registerDevToken } from './dev-token.js';
 import { registerGate } from './gate.js';
 import { registerKeys } from './keys.js';
 import { registerNativeAffected } from './native-affected.js';
 import { registerPublish } from './publish.js';
 import { registerReleases } from './releases.js';
 import { registerRollback } from './rollback.js';
+import { registerVendorSim } from './vendor-sim.js';
 
 /** Every command registers itself on the program; add one line per command file. */
 export type RegisterCommand = (program: Command) => void;
@@ -20,4 +22,6 @@ export const COMMANDS: RegisterCommand[] = [
   registerReleases,
   registerRollback,
   registerKeys,
+  registerDevToken,
+  registerVendorSim,
 ];
