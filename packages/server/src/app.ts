@@ -193,7 +193,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     audience: config.certificates.auth.audience,
     now: options.now,
   });
-  await webAppRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT });
+  await webAppRoutes(app, {
+    root: options.webRoot ?? DEFAULT_WEB_ROOT,
+    production: config.production,
+    aesKey: app.certificates.aesKey,
+  });
 
   return app;
 }

@@ -45,6 +45,8 @@ export interface TestServerOptions {
   /** Reuse a database another server created (several instances on one database). */
   database?: TestDatabase;
   configure?: (config: Config) => Config;
+  /** The built web app to serve at `/` (default apps/web/dist). */
+  webRoot?: string;
 }
 
 /** Starts a real server on an ephemeral port over a database of its own. */
@@ -61,7 +63,12 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
   });
   config = { ...config, database: database.target };
   if (options.configure) config = options.configure(config);
-  const app = await buildApp({ config, logger: pino({ level: options.logLevel ?? 'info' }, logs), now: options.now });
+  const app = await buildApp({
+    config,
+    logger: pino({ level: options.logLevel ?? 'info' }, logs),
+    now: options.now,
+    webRoot: options.webRoot,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
