@@ -128,6 +128,9 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
         if (stored) reply.header('etag', stored.etag);
         return reply.code(created ? 201 : 200).send();
       } catch (error) {
+        if (error instanceof InvalidObjectKeyError) {
+          throw new AppError(400, 'INVALID_OBJECT_KEY', `The object cannot be stored: ${error.message}.`);
+        }
         if (error instanceof UploadRejectedError) {
           if (error.reason === 'too-large') {
             throw new AppError(413, 'PAYLOAD_TOO_LARGE', `An upload may be at most ${uploads.maxBytes} bytes.`, {

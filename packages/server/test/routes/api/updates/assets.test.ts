@@ -208,6 +208,16 @@ describeEachEngine('POST /api/updates/assets', (engine) => {
     await response.arrayBuffer();
   });
 
+  it('an upload to a key under an existing object is 400, not 500', async () => {
+    const objects = server.app.ferry.objects;
+    await objects.put('collide/a', Buffer.from('file'), { contentType: 'text/plain' });
+    const signed = await objects.signedPutUrl('collide/a/b', { contentType: 'text/plain', ttlSeconds: 60 });
+    const response = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: 'x' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.code).toBe('INVALID_OBJECT_KEY');
+    expect(fs.readdirSync(path.join(server.dataDir, 'objects', 'tmp'))).toEqual([]);
+  });
+
   it('an upload over the limit is 413 and stores nothing', async () => {
     const objects = server.app.ferry.objects;
     const body = randomBytes(70_000);
