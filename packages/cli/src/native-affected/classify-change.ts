@@ -14,9 +14,7 @@ export interface ChangeContext {
   localDependencies: readonly string[];
   /** Directories (trailing slash) holding a native package: a podspec, build.gradle, expo-module.config.json. */
   nativePackageDirectories: ReadonlySet<string>;
-  /** A fingerprint.config.* of the app, which may add any file as a source. */
-  fingerprintConfig?: string;
-  /** Directories above the app (trailing slash, '' = root) whose package.json declares workspaces. */
+  /** Directories above the app (trailing slash, '' = root) whose workspaces include the app. */
   workspaceRoots: readonly string[];
 }
 
@@ -66,9 +64,6 @@ export function classifyChange(file: string, context: ChangeContext): ChangeClas
 
   if (context.opaque.length > 0) {
     return { kind: 'native', reason: `the app config's reach cannot be followed (${context.opaque[0]})` };
-  }
-  if (context.fingerprintConfig !== undefined) {
-    return { kind: 'native', reason: `${context.fingerprintConfig} may add any file to the fingerprint` };
   }
   for (const directory of context.nativePackageDirectories) {
     if (directory !== context.appPrefix && isUnder(file, directory) && !isUnder(context.appPrefix, directory)) {

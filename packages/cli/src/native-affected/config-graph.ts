@@ -22,8 +22,13 @@ export interface ConfigGraph {
   opaque: string[];
 }
 
-/** Expo's app config entries, in the app's top-level directory. */
-const ENTRY_PATTERN = /^app\.(?:config\.[cm]?[jt]s|json)$/;
+/**
+ * The entries, in the app's top-level directory: Expo's app config, and @expo/fingerprint's own
+ * configuration, whose extraSources name files and directories that are hashed as they are.
+ */
+const ENTRY_PATTERN = /^(?:app\.(?:config\.[cm]?[jt]s|json)|fingerprint\.config\.[cm]?[jt]s)$/;
+/** extraSources paths are plain relative paths ('src/native'), directories included. */
+const NAMES_DIRECTORIES_BARE = /^fingerprint\.config\.[cm]?[jt]s$/;
 const RESOLVE_EXTENSIONS = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.json', '.d.ts'];
 const INDEX_FILES = RESOLVE_EXTENSIONS.map((extension) => `/index${extension}`);
 /** A bound on the work per commit; a bigger graph is reported as opaque rather than walked forever. */
@@ -54,8 +59,9 @@ export async function configGraph(snapshot: CommitSnapshot, appPrefix: string): 
     const references = await moduleReferences(file, source);
     graph.opaque.push(...references.opaque);
     const bases = [path.dirname(file), trimSlash(appPrefix) || '.'];
+    const bareDirectories = NAMES_DIRECTORIES_BARE.test(path.basename(file));
     for (const reference of references.paths) {
-      for (const target of resolveReference(reference, bases, snapshot.tree, directories)) {
+      for (const target of resolveReference(reference, bases, snapshot.tree, directories, bareDirectories)) {
         if (target.endsWith('/')) takeDirectory(target, file);
         else add(target, file);
       }
@@ -107,26 +113,28 @@ function normalizeInside(joined: string): string | undefined {
 
 /**
  * The repository files (or directories, with a trailing slash) a string may name. Explicitly
- * relative strings ('./x', '../x') may name a directory; bare strings only a file, so that a
- * config value such as scheme: 'app' does not pull the whole app/ folder in.
+ * relative strings ('./x', '../x') may name a directory; bare strings only a file (unless
+ * `bareDirectories`), so that a config value such as scheme: 'app' does not pull the whole app/
+ * folder in.
  */
 export function resolveReference(
   reference: string,
   bases: string[],
   tree: ReadonlySet<string>,
   directories: ReadonlySet<string>,
+  bareDirectories = false,
 ): string[] {
   if (reference === '' || reference.length > 500 || /[\n\0]|:\/\//.test(reference)) return [];
   if (reference.startsWith('/') || reference.startsWith('@') || reference.startsWith('#')) return [];
   const relative = reference.startsWith('./') || reference.startsWith('../') || reference === '.';
-  if (!relative && !/[/.]/.test(reference)) return [];
+  if (!relative && !bareDirectories && !/[/.]/.test(reference)) return [];
   const found = new Set<string>();
   for (const base of bases) {
     const target = normalizeInside(path.join(base, reference));
     if (target === undefined || target === '') continue;
     if (tree.has(target)) found.add(target);
     for (const extension of RESOLVE_EXTENSIONS) if (tree.has(target + extension)) found.add(target + extension);
-    if (relative && directories.has(`${target}/`)) {
+    if ((relative || bareDirectories) && directories.has(`${target}/`)) {
       for (const index of INDEX_FILES) if (tree.has(target + index)) found.add(target + index);
       found.add(`${target}/`);
     }

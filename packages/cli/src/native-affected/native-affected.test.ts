@@ -240,12 +240,24 @@ describe('ferry native-affected: an app config whose reach cannot be followed', 
     }
   });
 
-  it('a fingerprint.config.js makes every app change affected (extraSources can add any file)', async () => {
-    const fixture = await GitFixture.create(appFiles({ 'fingerprint.config.js': 'module.exports = {};\n' }));
+  it('fingerprint.config.js extraSources: the files and directories it names are affected, nothing else', async () => {
+    const fixture = await GitFixture.create(
+      appFiles({
+        'fingerprint.config.js':
+          "module.exports = { extraSources: [{ type: 'file', filePath: 'release.js' }, { type: 'dir', filePath: 'src/native-bridge' }] };\n",
+        'src/native-bridge/bridge.ts': 'export {};\n',
+      }),
+    );
     try {
       const base = await fixture.git('rev-parse', 'HEAD');
-      const head = await fixture.commit('js', { 'src/screens/Home.tsx': 'export const Home = 4;\n' });
-      expect((await checkNativeAffected({ projectRoot: fixture.dir, base, head })).affected).toBe(true);
+      const bridge = await fixture.commit('bridge', { 'src/native-bridge/bridge.ts': 'export const x = 1;\n' });
+      const result = await checkNativeAffected({ projectRoot: fixture.dir, base, head: bridge });
+      expect(result.affected).toBe(true);
+      expect(result.reasons[0]).toMatch(/fingerprint\.config\.js/);
+      const js = await fixture.commit('js', { 'src/screens/Home.tsx': 'export const Home = 4;\n' });
+      expect((await checkNativeAffected({ projectRoot: fixture.dir, base: bridge, head: js })).affected).toBe(false);
+      const config = await fixture.commit('config', { 'fingerprint.config.js': 'module.exports = {};\n' });
+      expect((await checkNativeAffected({ projectRoot: fixture.dir, base: js, head: config })).affected).toBe(true);
     } finally {
       fixture.cleanup();
     }
@@ -302,4 +314,36 @@ describe('ferry native-affected: an app inside a larger repository', () => {
   it('a lockfile at the repository root is affected', async () => {
     expect((await run({ 'package-lock.json': '{}\n' })).affected).toBe(true);
   });
+});
+
+describe('ferry native-affected: an app inside npm workspaces', () => {
+  const monorepo = async (workspaces: string[]) => {
+    const app = Object.fromEntries(
+      Object.entries(appFiles()).map(([file, content]) => [`apps/mobile/${file}`, content]),
+    );
+    return GitFixture.create({
+      ...app,
+      'package.json': JSON.stringify({ name: 'root', private: true, workspaces }),
+      'packages/ui/index.js': 'module.exports = {};\n',
+    });
+  };
+
+  it.each([
+    { workspaces: ['apps/*', 'packages/*'], affected: true },
+    { workspaces: ['packages/*'], affected: false },
+  ])(
+    'workspaces $workspaces: a change of another workspace package → affected: $affected',
+    async ({ workspaces, affected }) => {
+      const fixture = await monorepo(workspaces);
+      try {
+        const base = await fixture.git('rev-parse', 'HEAD');
+        const head = await fixture.commit('ui', { 'packages/ui/index.js': 'module.exports = { v: 2 };\n' });
+        const result = await checkNativeAffected({ projectRoot: fixture.path('apps/mobile'), base, head });
+        expect(result.affected).toBe(affected);
+        expect(result.appChanged).toBe(affected);
+      } finally {
+        fixture.cleanup();
+      }
+    },
+  );
 });

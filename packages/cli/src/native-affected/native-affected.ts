@@ -1,4 +1,4 @@
-import path from 'node:path/posix';
+import { minimatch } from 'minimatch';
 import { type ChangeContext, classifyChange } from './classify-change.js';
 import { type CommitSnapshot, configGraph } from './config-graph.js';
 import { nativePackageDirectories } from './fingerprint-inputs.js';
@@ -96,7 +96,6 @@ async function changeContext(root: string, appPrefix: string, commits: string[])
     opaque: [] as string[],
     localDependencies: [] as string[],
     nativePackageDirectories: new Set<string>(),
-    fingerprintConfig: undefined as string | undefined,
     workspaceRoots: [] as string[],
   };
   for (const commit of commits) {
@@ -110,17 +109,10 @@ async function changeContext(root: string, appPrefix: string, commits: string[])
     const local = localDependencies(await snapshot.read(`${appPrefix}package.json`), appPrefix);
     context.localDependencies.push(...local.directories);
     for (const directory of nativePackageDirectories(tree)) context.nativePackageDirectories.add(directory);
-    for (const file of tree) {
-      if (
-        path.dirname(file) === (appPrefix.replace(/\/$/, '') || '.') &&
-        /^fingerprint\.config\./.test(path.basename(file))
-      ) {
-        context.fingerprintConfig = file;
-      }
-    }
     for (const ancestor of ancestorDirectories(appPrefix)) {
       const manifest = await snapshot.read(`${ancestor}package.json`);
-      if (manifest !== undefined && declaresWorkspaces(manifest) && !context.workspaceRoots.includes(ancestor)) {
+      const member = manifest !== undefined && hasWorkspaceMember(manifest, ancestor, appPrefix);
+      if (member && !context.workspaceRoots.includes(ancestor)) {
         context.workspaceRoots.push(ancestor);
       }
     }
@@ -137,11 +129,22 @@ function ancestorDirectories(appPrefix: string): string[] {
     .concat('');
 }
 
-function declaresWorkspaces(manifest: string): boolean {
+/**
+ * Whether a package.json above the app makes the app one of its workspaces (npm and yarn
+ * `workspaces`, as an array or `{ packages }`): then the workspace installs together, and a change
+ * of any workspace package may reach the app. A manifest that cannot be read counts as yes.
+ */
+function hasWorkspaceMember(manifest: string, ancestor: string, appPrefix: string): boolean {
+  let workspaces: unknown;
   try {
-    const parsed = JSON.parse(manifest) as { workspaces?: unknown };
-    return parsed.workspaces !== undefined;
+    workspaces = (JSON.parse(manifest) as { workspaces?: unknown }).workspaces;
   } catch {
     return true;
   }
+  if (workspaces === undefined) return false;
+  const patterns = Array.isArray(workspaces) ? workspaces : (workspaces as { packages?: unknown }).packages;
+  if (!Array.isArray(patterns)) return true;
+  const appDirectory = appPrefix.slice(ancestor.length).replace(/\/$/, '');
+  const clean = (pattern: string) => pattern.replace(/^\.\//, '').replace(/\/$/, '');
+  return patterns.some((pattern) => typeof pattern === 'string' && minimatch(appDirectory, clean(pattern)));
 }
