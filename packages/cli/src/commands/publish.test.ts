@@ -143,7 +143,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     }
 
     expect(out.text).toMatch(new RegExp(`ios: published release ${iosId} to production/ios/5\\.\\d+\\.0\\(1\\)`));
-    expect(out.text).toMatch(/ios: uploaded 3 asset\(s\) \([\d.]+ [KB]+\), skipped 0 already stored \(0 B\)/);
+    expect(out.text).toMatch(/ios: uploaded 3 asset\(s\) \(\d+ B\), skipped 0 already stored \(0 B\)/);
     expect(out.text).toMatch(/android: uploaded 3 asset\(s\)/);
     expect(out.text).not.toContain(server.token);
   });

@@ -1,6 +1,6 @@
-/** 1536 → "1.5 KB"; binary multiples, one decimal. */
+/** 1536 → "1.5 KiB"; binary multiples, one decimal. */
 export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
