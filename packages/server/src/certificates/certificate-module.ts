@@ -138,8 +138,14 @@ export async function registerCertificates(app: FastifyInstance, options: Certif
   const context: CertificateRouteContext = {
     service: issuance,
     requireUser,
+    // Created once so the three endpoints share one store: a user has one budget across them.
+    // Keyed by the user the preceding onRequest hook authenticated.
+    rateLimit: app.rateLimit({
+      max: config.ratePerMinute,
+      timeWindow: '1 minute',
+      keyGenerator: (request) => `cert-user:${request.authUser?.userId ?? request.ip}`,
+    }),
     bodyLimitBytes: config.bodyLimitBytes,
-    perMinute: config.ratePerMinute,
   };
   residentCertificateRoute(app, context);
   residentAbstractRoute(app, context);

@@ -1,5 +1,5 @@
 import { type CertificateDocument, type CertificateResponse, ErrorBody, RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { certifiedUserOf } from '../../../../auth/require-certified-user.js';
@@ -15,12 +15,10 @@ declare module 'fastify' {
 export interface CertificateRouteContext {
   service: IssuanceService;
   requireUser: (request: FastifyRequest) => Promise<void>;
+  /** One limiter shared by the three endpoints, so a user has one budget across them. */
+  rateLimit: onRequestHookHandler;
   bodyLimitBytes: number;
-  perMinute: number;
 }
-
-/** Counts per user; runs after the onRequest authentication, so the user is known. */
-const perUser = (request: FastifyRequest): string => `cert-user:${request.authUser?.userId ?? request.ip}`;
 
 /**
  * The shape all three certificate endpoints share: user token, per-user rate limit, 16 KiB body,
@@ -42,10 +40,8 @@ export function certificateIssueRoute<Body extends z.ZodType>(
     `/v2/user/certificate/${endpoint.document}`,
     {
       bodyLimit: context.bodyLimitBytes,
-      onRequest: context.requireUser,
-      config: {
-        rateLimit: { max: context.perMinute, timeWindow: '1 minute', hook: 'preParsing', keyGenerator: perUser },
-      },
+      // Authentication first, then the per-user budget, both before the body is read.
+      onRequest: [context.requireUser, context.rateLimit],
       schema: {
         summary: endpoint.summary,
         tags: ['certificates'],

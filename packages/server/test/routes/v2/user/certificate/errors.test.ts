@@ -1,0 +1,351 @@
+import type { CertificateDocument, CertificateResponse, CertificateVendor } from '@ferry/contracts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bodyFor,
+  type CertificateTestServer,
+  newUser,
+  secondBodyFor,
+  startCertificateServer,
+  unwrap,
+  VENDORS,
+} from '../../../../support/certificates.js';
+import { describeEachEngine } from '../../../../support/engines.js';
+
+const VENDOR_TIMEOUT_MS = 500;
+
+// decisions §5: every certificate error with its status and code, over HTTP. A failed request
+// changes no data and, where the rule says so, makes no vendor call.
+describeEachEngine('certificate errors', (engine) => {
+  let server: CertificateTestServer;
+  let clockOffsetMs = 0;
+  beforeAll(async () => {
+    server = await startCertificateServer(engine, {
+      env: { VENDOR_TIMEOUT_MS: String(VENDOR_TIMEOUT_MS), VENDOR_B_DISABLED_PROVIDERS: 'provider_d,provider_e' },
+      now: () => new Date(Date.now() + clockOffsetMs),
+    });
+  });
+  afterEach(async () => {
+    clockOffsetMs = 0;
+    for (const simulator of Object.values(server.simulators)) {
+      await fetch(`${simulator.url}/_control/reset`, { method: 'POST' });
+    }
+  });
+  afterAll(async () => server?.close());
+
+  const rowCounts = async () => {
+    const db = server.app.ferry.database.db;
+    const count = async (table: 'certificate_authentication_states' | 'certificate_issuances' | 'assignments') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return {
+      states: await count('certificate_authentication_states'),
+      issuances: await count('certificate_issuances'),
+    };
+  };
+
+  const expectError = async (response: Response, status: number, code: string) => {
+    expect(response.status).toBe(status);
+    const body = await response.json();
+    expect(body.error.code).toBe(code);
+    expect(typeof body.error.message).toBe('string');
+    return body.error as { code: string; message: string; details: Record<string, unknown> };
+  };
+
+  /** A user who completed the first call and is awaiting approval. */
+  const started = async (document: CertificateDocument, vendor: CertificateVendor, userId = newUser()) => {
+    const token = await server.tokenFor(userId);
+    const response = await server.post(document, bodyFor(document, { vendor }), token);
+    expect(response.status).toBe(200);
+    return { token, userId, first: await unwrap(document, response) };
+  };
+
+  const control = (vendor: CertificateVendor, path: string, body?: unknown) =>
+    fetch(`${server.simulators[vendor].url}/_control${path}`, {
+      method: 'POST',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  describe('user authentication', () => {
+    const document = 'resident-certificate';
+    it.each([
+      ['no token', async () => undefined],
+      ['a malformed token', async () => 'not-a-jwt'],
+      [
+        'a token signed with another secret',
+        async () => {
+          const { signDevelopmentToken } = await import('../../../../../src/auth/development-token.js');
+          return signDevelopmentToken({ userId: 'u', secret: 'another-secret-another-secret-another' });
+        },
+      ],
+      [
+        'an expired token',
+        async () => {
+          const { signDevelopmentToken } = await import('../../../../../src/auth/development-token.js');
+          const { TEST_JWT_SECRET } = await import('../../../../support/certificates.js');
+          return signDevelopmentToken({
+            userId: 'u',
+            secret: TEST_JWT_SECRET,
+            now: new Date(Date.now() - 86_400_000),
+            expiresInSeconds: 60,
+          });
+        },
+      ],
+    ])('%s → 401 UNAUTHORIZED', async (_name, token) => {
+      const calls = server.vendorCalls();
+      const response = await server.post(document, bodyFor(document), await token());
+      await expectError(response, 401, 'UNAUTHORIZED');
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(server.vendorCalls()).toBe(calls);
+    });
+
+    it('a valid token without the certified claim → 403 NOT_CERTIFIED', async () => {
+      const token = await server.tokenFor(newUser(), { certified: false });
+      const error = await expectError(await server.post(document, bodyFor(document), token), 403, 'NOT_CERTIFIED');
+      expect(error.details).toEqual({ claim: 'certified' });
+    });
+  });
+
+  describe('UNSUPPORTED_PROVIDER', () => {
+    it.each(['provider_d', 'provider_e'] as const)(
+      'VENDOR_B with %s (disabled for it) → 400 before any vendor call',
+      async (provider) => {
+        const [calls, counts] = [server.vendorCalls(), await rowCounts()];
+        const token = await server.tokenFor(newUser());
+        const response = await server.post(
+          'resident-certificate',
+          bodyFor('resident-certificate', { vendor: 'VENDOR_B', loginOrgCd: provider }),
+          token,
+        );
+        const error = await expectError(response, 400, 'UNSUPPORTED_PROVIDER');
+        expect(error.details).toEqual({ vendor: 'VENDOR_B', loginOrgCd: provider });
+        expect(server.vendorCalls()).toBe(calls);
+        expect(await rowCounts()).toEqual(counts);
+      },
+    );
+
+    it('VENDOR_A still takes provider_d', async () => {
+      const token = await server.tokenFor(newUser());
+      const response = await server.post(
+        'family-relations',
+        bodyFor('family-relations', { loginOrgCd: 'provider_d' }),
+        token,
+      );
+      expect(response.status).toBe(200);
+    });
+  });
+
+  describe.each(VENDORS)('%s', (vendor) => {
+    const document: CertificateDocument = vendor === 'VENDOR_A' ? 'resident-abstract' : 'family-relations';
+
+    it('AUTH_EXPIRED when the vendor says the authentication timed out', async () => {
+      const { token, first } = await started(document, vendor);
+      await control(vendor, '/sessions/latest/approve');
+      await control(vendor, '/clock', { advanceMs: (vendor === 'VENDOR_A' ? 300 : 270) * 1000 });
+      const error = await expectError(
+        await server.post(document, secondBodyFor(document, first, { vendor }), token),
+        410,
+        'AUTH_EXPIRED',
+      );
+      expect(error.details).toEqual({ retryable: false });
+    });
+
+    it('AUTH_EXPIRED from our own bookkeeping, without asking the vendor', async () => {
+      const { token, first } = await started(document, vendor);
+      await control(vendor, '/sessions/latest/approve');
+      clockOffsetMs = (vendor === 'VENDOR_A' ? 300 : 270) * 1000;
+      const calls = server.vendorCalls();
+      await expectError(
+        await server.post(document, secondBodyFor(document, first, { vendor }), token),
+        410,
+        'AUTH_EXPIRED',
+      );
+      expect(server.vendorCalls()).toBe(calls);
+    });
+
+    it('AUTH_EXPIRED once retention removed the PDF', async () => {
+      const { token, first } = await started(document, vendor);
+      await control(vendor, '/sessions/latest/approve');
+      expect((await server.post(document, secondBodyFor(document, first, { vendor }), token)).status).toBe(200);
+      clockOffsetMs = 7 * 24 * 3600 * 1000;
+      expect((await server.app.certificates.retention.sweep()).removedPdfs).toBeGreaterThanOrEqual(1);
+      await expectError(
+        await server.post(document, secondBodyFor(document, first, { vendor }), token),
+        410,
+        'AUTH_EXPIRED',
+      );
+    });
+
+    it.each([
+      [
+        'another user',
+        (first: CertificateResponse) => ({
+          document,
+          body: secondBodyFor(document, first, { vendor }),
+          otherUser: true,
+        }),
+      ],
+      [
+        'another document',
+        (first: CertificateResponse) => ({
+          document: 'resident-certificate' as const,
+          body: secondBodyFor('resident-certificate', first, { vendor }),
+          otherUser: false,
+        }),
+      ],
+      [
+        'another provider',
+        (first: CertificateResponse) => ({
+          document,
+          body: secondBodyFor(document, first, { vendor, loginOrgCd: 'provider_b' }),
+          otherUser: false,
+        }),
+      ],
+      [
+        'a tampered state',
+        (first: CertificateResponse) => ({
+          document,
+          body: bodyFor(document, {
+            vendor,
+            stepData: first.stepData ? `${first.stepData.slice(0, -4)}AAA=` : null,
+            twoWayInfo: first.twoWayInfo ? { ...first.twoWayInfo, jti: `${first.twoWayInfo.jti.slice(0, -1)}0` } : null,
+          }),
+          otherUser: false,
+        }),
+      ],
+    ])('AUTH_STATE_INVALID for %s, before any vendor call', async (_name, change) => {
+      const { token, first } = await started(document, vendor);
+      await control(vendor, '/sessions/latest/approve');
+      const attempt = change(first);
+      const [calls, counts] = [server.vendorCalls(), await rowCounts()];
+      const tokenToUse = attempt.otherUser ? await server.tokenFor(newUser()) : token;
+      await expectError(await server.post(attempt.document, attempt.body, tokenToUse), 403, 'AUTH_STATE_INVALID');
+      expect(server.vendorCalls()).toBe(calls);
+      expect(await rowCounts()).toEqual(counts);
+      // The rightful owner can still finish.
+      expect((await server.post(document, secondBodyFor(document, first, { vendor }), token)).status).toBe(200);
+    });
+
+    it('VENDOR_REJECTED with the vendor code when the user cancels', async () => {
+      const { token, first } = await started(document, vendor);
+      await control(vendor, '/sessions/latest/reject');
+      const counts = await rowCounts();
+      const error = await expectError(
+        await server.post(document, secondBodyFor(document, first, { vendor }), token),
+        422,
+        'VENDOR_REJECTED',
+      );
+      expect(error.details).toEqual({ vendor, vendorCode: vendor === 'VENDOR_A' ? 'AUTH-CANCEL' : 'CF-12102' });
+      expect(await rowCounts()).toEqual(counts);
+    });
+
+    describe.each([
+      ['a 5xx', { kind: 'status', status: 503 }, 502, 'VENDOR_ERROR'],
+      ['a garbled body', { kind: 'garbled' }, 502, 'VENDOR_ERROR'],
+      ['a dropped connection', { kind: 'reset' }, 502, 'VENDOR_ERROR'],
+      ['a connection that hangs', { kind: 'hang' }, 504, 'VENDOR_TIMEOUT'],
+      ['an answer after the timeout', { kind: 'delay', ms: VENDOR_TIMEOUT_MS * 4 }, 504, 'VENDOR_TIMEOUT'],
+    ])('a vendor that answers with %s', (_name, fault, status, code) => {
+      const inject = async () => {
+        // VENDOR_B fetches its OAuth token first; make sure the fault meets the product call.
+        if (vendor === 'VENDOR_B') await started(document, vendor);
+        await control(vendor, '/faults', { fault });
+      };
+
+      it(`first call → ${status} ${code}, nothing recorded`, async () => {
+        await inject();
+        const counts = await rowCounts();
+        const token = await server.tokenFor(newUser());
+        const before = Date.now();
+        const error = await expectError(
+          await server.post(document, bodyFor(document, { vendor }), token),
+          status,
+          code,
+        );
+        expect(Date.now() - before).toBeLessThan(VENDOR_TIMEOUT_MS + 4000);
+        expect(error.details).toMatchObject({ vendor });
+        if (status === 504) expect(error.details).toEqual({ vendor, timeoutMs: VENDOR_TIMEOUT_MS });
+        expect(await rowCounts()).toEqual(counts);
+      });
+
+      it(`second call → ${status} ${code}; the same call succeeds afterwards`, async () => {
+        const { token, first } = await started(document, vendor);
+        await control(vendor, '/sessions/latest/approve');
+        await control(vendor, '/faults', { fault });
+        const counts = await rowCounts();
+        await expectError(await server.post(document, secondBodyFor(document, first, { vendor }), token), status, code);
+        expect(await rowCounts()).toEqual(counts);
+        const retry = await server.post(document, secondBodyFor(document, first, { vendor }), token);
+        expect(retry.status).toBe(200);
+      });
+    });
+  });
+
+  describe('assignments', () => {
+    it('VENDOR_MISMATCH when the assignment names the other vendor', async () => {
+      const userId = newUser();
+      const assignmentId = await server.createAssignment(userId, 'VENDOR_B');
+      const token = await server.tokenFor(userId);
+      const calls = server.vendorCalls();
+      const error = await expectError(
+        await server.post(
+          'resident-certificate',
+          bodyFor('resident-certificate', { vendor: 'VENDOR_A', assignmentId }),
+          token,
+        ),
+        400,
+        'VENDOR_MISMATCH',
+      );
+      expect(error.details).toEqual({ assignmentId, certificateVendor: 'VENDOR_B', vendor: 'VENDOR_A' });
+      expect(server.vendorCalls()).toBe(calls);
+    });
+
+    it.each([
+      ['another user’s assignment', async () => server.createAssignment(newUser(), 'VENDOR_A')],
+      ['an assignment that does not exist', async () => '00000000-0000-4000-8000-000000000000'],
+    ])('%s → 404 ASSIGNMENT_NOT_FOUND', async (_name, assignment) => {
+      const token = await server.tokenFor(newUser());
+      const assignmentId = await assignment();
+      await expectError(
+        await server.post('resident-certificate', bodyFor('resident-certificate', { assignmentId }), token),
+        404,
+        'ASSIGNMENT_NOT_FOUND',
+      );
+    });
+
+    it('a matching assignment is recorded with the issuance', async () => {
+      const userId = newUser();
+      const assignmentId = await server.createAssignment(userId, 'VENDOR_B');
+      const token = await server.tokenFor(userId);
+      const document = 'family-relations';
+      const first = await unwrap(
+        document,
+        await server.post(document, bodyFor(document, { vendor: 'VENDOR_B', assignmentId }), token),
+      );
+      await control('VENDOR_B', '/sessions/latest/approve');
+      // The second call must name the same assignment: leaving it out is another request.
+      await expectError(
+        await server.post(document, secondBodyFor(document, first, { vendor: 'VENDOR_B' }), token),
+        403,
+        'AUTH_STATE_INVALID',
+      );
+      expect(
+        (await server.post(document, secondBodyFor(document, first, { vendor: 'VENDOR_B', assignmentId }), token))
+          .status,
+      ).toBe(200);
+      const issuance = await server.app.ferry.database.db
+        .selectFrom('certificate_issuances')
+        .selectAll()
+        .where('assignment_id', '=', assignmentId)
+        .executeTakeFirstOrThrow();
+      expect(issuance).toMatchObject({ user_id: userId, vendor: 'VENDOR_B', document, byte_size: expect.any(Number) });
+      expect(issuance.object_key).toBe(`certificates/${userId}/${issuance.id}.pdf`);
+    });
+  });
+});

@@ -1,0 +1,26 @@
+import type { CertificateDocument, ProviderCode } from '@ferry/contracts';
+import { SensitiveDigits } from '../../src/certificates/sensitive-digits.js';
+import type { VendorIssuanceRequest } from '../../src/vendors/vendor-client.js';
+
+/** Vendor-neutral requests for the client ↔ simulator contract tests. */
+export function vendorRequest(
+  document: CertificateDocument,
+  options: { provider?: ProviderCode; back?: string } = {},
+): VendorIssuanceRequest {
+  const base = {
+    provider: options.provider ?? 'provider_a',
+    identity: { front: '880415', back: new SensitiveDigits(options.back ?? '1572936') },
+  };
+  return document === 'family-relations'
+    ? { ...base, document, family: { father: '홍길동', mother: null, spouse: null, child: null } }
+    : { ...base, document, address: { sido: '서울특별시', sigg: '강남구' } };
+}
+
+export const deadline = (ms = 5000) => ({ signal: AbortSignal.timeout(ms) });
+
+export const control = (url: string, path: string, body?: unknown, method = 'POST') =>
+  fetch(`${url}/_control${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
