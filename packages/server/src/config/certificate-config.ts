@@ -89,7 +89,8 @@ const CertificateEnv = z.object({
   AUTH_JWT_AUDIENCE: z.string().min(1).optional(),
   AUTH_CERTIFIED_CLAIM: z
     .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/, 'AUTH_CERTIFIED_CLAIM must be a claim name')
+    // Namespaced claims (https://example.com/certified) are common with hosted identity providers.
+    .regex(/^[\x21-\x7e]{1,200}$/, 'AUTH_CERTIFIED_CLAIM must be a claim name without spaces')
     .optional(),
   VENDOR_A_URL: httpUrl('VENDOR_A_URL').optional(),
   VENDOR_A_USER_ID: z.string().min(1).max(64).optional(),

@@ -1,0 +1,137 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { loadCertificateConfig } from '../../src/config/certificate-config.js';
+import { ConfigError } from '../../src/config/config.js';
+
+const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
+const PRODUCTION = {
+  CERT_AES_KEY: randomBytes(32).toString('base64'),
+  AUTH_JWT_SECRET: 'a-production-secret-that-is-long-enough',
+  VENDOR_A_URL: 'https://api.vendor-a.example',
+  VENDOR_A_USER_ID: 'ferry',
+  VENDOR_A_HKEY: 'hkey-0123456789',
+  VENDOR_A_EKEY: '0123456789abcdef',
+  VENDOR_B_URL: 'https://api.vendor-b.example',
+  VENDOR_B_CLIENT_ID: 'client',
+  VENDOR_B_CLIENT_SECRET: 'client-secret-0123',
+  VENDOR_B_PUBLIC_KEY: rsa.export({ format: 'der', type: 'spki' }).toString('base64'),
+};
+
+const without = (name: keyof typeof PRODUCTION) => {
+  const env: Record<string, string> = { ...PRODUCTION };
+  delete env[name];
+  return env;
+};
+
+describe('certificate configuration', () => {
+  it('production with everything set: accounts, no simulators', () => {
+    const config = loadCertificateConfig(PRODUCTION, true);
+    expect(config.aesKey).toHaveLength(32);
+    expect(config.vendorA).toMatchObject({ mode: 'account', account: { baseUrl: 'https://api.vendor-a.example' } });
+    expect(config.vendorB).toMatchObject({
+      mode: 'account',
+      account: { tokenUrl: 'https://api.vendor-b.example/oauth/token' },
+    });
+    expect(config).toMatchObject({
+      vendorTimeoutMs: 30_000,
+      ratePerMinute: 10,
+      bodyLimitBytes: 16 * 1024,
+      urlTtlSeconds: 600,
+      retentionDays: 7,
+      authTtlSeconds: { VENDOR_A: 300, VENDOR_B: 270 },
+      auth: { certifiedClaim: 'certified' },
+      operatorToken: undefined,
+    });
+  });
+
+  it('development with nothing set: simulators, keys filled in later', () => {
+    const config = loadCertificateConfig({}, false);
+    expect(config.vendorA).toEqual({ mode: 'simulator' });
+    expect(config.vendorB).toEqual({ mode: 'simulator' });
+    expect(config.aesKey).toBeUndefined();
+    expect(config.simulatorApprovalDelayMs).toBe(3000);
+  });
+
+  // Start-up stops naming the variable: [case, env, production, variable in the message].
+  it.each([
+    ['production without CERT_AES_KEY', without('CERT_AES_KEY'), true, /CERT_AES_KEY is required/],
+    [
+      'an AES key of 31 bytes',
+      { ...PRODUCTION, CERT_AES_KEY: randomBytes(31).toString('base64') },
+      true,
+      /CERT_AES_KEY/,
+    ],
+    [
+      'an AES key of 33 bytes',
+      { ...PRODUCTION, CERT_AES_KEY: randomBytes(33).toString('base64') },
+      false,
+      /CERT_AES_KEY/,
+    ],
+    ['an AES key that is not Base64', { ...PRODUCTION, CERT_AES_KEY: '!'.repeat(44) }, false, /CERT_AES_KEY/],
+    ['production without user auth', without('AUTH_JWT_SECRET'), true, /AUTH_JWT_SECRET or AUTH_JWKS_URL/],
+    ['a short JWT secret', { ...PRODUCTION, AUTH_JWT_SECRET: 'short' }, false, /AUTH_JWT_SECRET/],
+    ['both JWT secret and JWKS', { ...PRODUCTION, AUTH_JWKS_URL: 'https://id.example/jwks' }, false, /AUTH_JWKS_URL/],
+    [
+      'production without VENDOR_A',
+      (() => {
+        const env = { ...PRODUCTION } as Record<string, string>;
+        for (const k of Object.keys(env)) if (k.startsWith('VENDOR_A_')) delete env[k];
+        return env;
+      })(),
+      true,
+      /VENDOR_A_URL is required/,
+    ],
+    ['a VENDOR_A account without its key', without('VENDOR_A_EKEY'), false, /VENDOR_A_EKEY is required/],
+    ['a VENDOR_A key of the wrong size', { ...PRODUCTION, VENDOR_A_EKEY: 'short' }, false, /VENDOR_A_EKEY/],
+    [
+      'a VENDOR_B account without its secret',
+      without('VENDOR_B_CLIENT_SECRET'),
+      false,
+      /VENDOR_B_CLIENT_SECRET is required/,
+    ],
+    [
+      'a VENDOR_B key that is not RSA',
+      { ...PRODUCTION, VENDOR_B_PUBLIC_KEY: 'bm90IGEga2V5' },
+      false,
+      /VENDOR_B_PUBLIC_KEY/,
+    ],
+    [
+      'an unknown disabled provider',
+      { ...PRODUCTION, VENDOR_B_DISABLED_PROVIDERS: 'provider_a,payco' },
+      false,
+      /VENDOR_B_DISABLED_PROVIDERS/,
+    ],
+    ['a malformed vendor timeout', { ...PRODUCTION, VENDOR_TIMEOUT_MS: '30s' }, false, /VENDOR_TIMEOUT_MS/],
+    ['a malformed approval delay', { VENDOR_SIM_APPROVAL_DELAY_MS: 'soon' }, false, /VENDOR_SIM_APPROVAL_DELAY_MS/],
+    ['a zero rate limit', { ...PRODUCTION, CERT_RATE_LIMIT_PER_MINUTE: '0' }, false, /CERT_RATE_LIMIT_PER_MINUTE/],
+  ])('%s stops start-up', (_name, env, production, message) => {
+    expect(() => loadCertificateConfig(env, production)).toThrow(ConfigError);
+    expect(() => loadCertificateConfig(env, production)).toThrow(message);
+  });
+
+  it('reads the optional settings', () => {
+    const config = loadCertificateConfig(
+      {
+        ...PRODUCTION,
+        VENDOR_B_PUBLIC_KEY: rsa.export({ format: 'pem', type: 'spki' }).toString(),
+        VENDOR_B_DISABLED_PROVIDERS: 'provider_d, provider_e',
+        VENDOR_SIM_APPROVAL_DELAY_MS: 'never',
+        VENDOR_TIMEOUT_MS: '1500',
+        CERT_URL_TTL_SECONDS: '120',
+        CERT_RETENTION_DAYS: '30',
+        AUTH_CERTIFIED_CLAIM: 'https://example.com/certified',
+        OPERATOR_TOKEN: 'operator-token-0123456789',
+      },
+      false,
+    );
+    expect(config).toMatchObject({
+      disabledProviders: { VENDOR_A: [], VENDOR_B: ['provider_d', 'provider_e'] },
+      simulatorApprovalDelayMs: 'never',
+      vendorTimeoutMs: 1500,
+      urlTtlSeconds: 120,
+      retentionDays: 30,
+      auth: { certifiedClaim: 'https://example.com/certified' },
+      operatorToken: 'operator-token-0123456789',
+    });
+  });
+});
