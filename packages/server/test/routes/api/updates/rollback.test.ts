@@ -190,6 +190,20 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
     expect(await releaseCount()).toBe(before);
   });
 
+  it('the release token never reaches a log line, even at debug level', async () => {
+    const track = freshTrack();
+    await published(releasePayload(track));
+    await published(releasePayload(track));
+    server.app.log.level = 'debug';
+    try {
+      expect((await rollback({ ...track, actor: 'carol' })).status).toBe(201);
+      expect((await server.authed(`/api/updates/releases?${new URLSearchParams(track)}`)).status).toBe(200);
+    } finally {
+      server.app.log.level = 'info';
+    }
+    expect(server.logs.text).not.toContain(server.token);
+  });
+
   it('a stranger with a malformed body gets 401, not a validation report', async () => {
     const response = await fetch(`${server.url}/api/updates/rollback`, {
       method: 'POST',
