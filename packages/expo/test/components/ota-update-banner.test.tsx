@@ -22,6 +22,18 @@ function RootLayout(props: { dismissals?: DismissedUpdates; onReloadError?: (err
   );
 }
 
+/** The same layout with translated labels and a status-bar inset. */
+function Translated() {
+  const update = useOtaUpdatePolicy({ dismissals: createDismissedUpdates() });
+  return (
+    <OtaUpdateBanner
+      update={update}
+      topInset={24}
+      labels={{ message: '새 버전이 준비되었습니다', action: '업데이트', dismiss: '닫기' }}
+    />
+  );
+}
+
 const banner = () => screen.queryByTestId('ferry-notify-banner');
 const overlay = () => screen.queryByTestId('ferry-immediate-overlay');
 // Async act: lets the reload promise settle inside act, as the native event loop would.
@@ -137,16 +149,6 @@ describe('Notify (2): the banner', () => {
 describe('banner presentation', () => {
   it('is a full-width bar pinned to the top, below the given inset, with translatable labels', async () => {
     updatesMock.state = downloaded(FIRST, NOTIFY);
-    function Translated() {
-      const update = useOtaUpdatePolicy({ dismissals: createDismissedUpdates() });
-      return (
-        <OtaUpdateBanner
-          update={update}
-          topInset={24}
-          labels={{ message: '새 버전이 준비되었습니다', action: '업데이트', dismiss: '닫기' }}
-        />
-      );
-    }
     render(<Translated />);
     expect(screen.getByTestId('ferry-notify-banner')).toHaveStyle({
       position: 'absolute',
