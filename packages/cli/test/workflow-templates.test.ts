@@ -185,6 +185,7 @@ describe('what each pipeline does', () => {
     expect(
       tag.steps.some((step) => step.run?.includes('git tag') && step.env?.TAG?.includes('needs.deploy.outputs.tag')),
     ).toBe(true);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
     expect(deploy.jobs.deploy!.outputs!.tag).toBe('${{ steps.check.outputs.tag }}');
   });
 });
