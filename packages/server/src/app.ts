@@ -81,8 +81,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
+  // A keep-alive socket whose response finishes after close() began would stay open until the
+  // keep-alive timeout (72 s) and hold up shutdown: end it as soon as its response is done.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   // Request logs at debug: at info they would dominate the manifest hot path.
   app.addHook('onResponse', async (request, reply) => {
+    if (closing) request.raw.socket?.end();
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug(
         {
