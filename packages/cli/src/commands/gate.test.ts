@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../server/test/support/engines.js';
@@ -52,16 +53,11 @@ beforeAll(async () => {
 });
 afterAll(() => repo.fixture.cleanup());
 
-const gateArgs = (head: string, server?: string) => [
-  'gate',
-  '--base',
-  repo.base,
-  '--head',
-  head,
-  '--project',
-  repo.fixture.dir,
-  ...(server ? ['--server', server] : []),
-];
+/** Checks `head` out (the gate inspects the working tree) and builds the arguments. */
+const gateArgs = (head: string, server?: string) => {
+  execFileSync('git', ['checkout', '--quiet', '--detach', head], { cwd: repo.fixture.dir });
+  return ['gate', '--base', repo.base, '--project', repo.fixture.dir, ...(server ? ['--server', server] : [])];
+};
 
 describeEachEngine('ferry gate against a real server', (engine) => {
   let server: TestServer;

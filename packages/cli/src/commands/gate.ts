@@ -10,7 +10,6 @@ import { runGate } from '../gate/run-gate.js';
 
 interface GateOptions {
   base: string;
-  head: string;
   server?: string;
   project?: string;
   platform: Platform | 'all';
@@ -23,7 +22,9 @@ export interface GateDependencies {
 
 /**
  * `ferry gate --base <ref>`: the pre-merge gate (spec, "Pre-merge gate"). Publishes nothing; exits
- * 1 only when a platform would be refused with 409 by the production guard.
+ * 1 only when a platform would be refused with 409 by the production guard. It checks the checked
+ * out, installed commit (HEAD): runtimeVersion and fingerprint come from the working tree, so
+ * there is no --head to disagree with it.
  */
 export function gateCommand(dependencies: GateDependencies = { inspectorFor: createExpoProjectInspector }) {
   return (program: Command): void => {
@@ -33,7 +34,6 @@ export function gateCommand(dependencies: GateDependencies = { inspectorFor: cre
         'Pre-merge gate: block when the native fingerprint changed on an unchanged production runtimeVersion',
       )
       .requiredOption('--base <ref>', 'the branch the change merges into (e.g. origin/main)')
-      .option('--head <ref>', 'the commit to check; the working tree must be this commit, installed', 'HEAD')
       .option('--server <url>', 'the Ferry server that holds the production baseline (default: $OTA_SERVER_URL)')
       .option('--project <dir>', 'the app directory (default: the current directory)')
       .addOption(new Option('--platform <platform>', 'one platform only').choices([...PLATFORMS, 'all']).default('all'))
@@ -42,7 +42,6 @@ export function gateCommand(dependencies: GateDependencies = { inspectorFor: cre
         const result = await runGate({
           projectRoot,
           base: options.base,
-          head: options.head,
           platforms: options.platform === 'all' ? [...PLATFORMS] : [options.platform],
           serverUrl: options.server ?? (process.env.OTA_SERVER_URL || undefined),
           inspector: dependencies.inspectorFor(projectRoot),

@@ -7,7 +7,6 @@ import { inspectPlatform, type ProjectInspector } from './project-inspector.js';
 export interface GateRun {
   projectRoot: string;
   base: string;
-  head?: string;
   platforms: Platform[];
   /** Undefined when neither --server nor OTA_SERVER_URL is set. */
   serverUrl?: string;
@@ -26,7 +25,7 @@ export interface GateResult {
  * runtimeVersion and fingerprint against the production baseline of that runtimeVersion.
  */
 export async function runGate(run: GateRun): Promise<GateResult> {
-  const nativeAffected = await checkNativeAffected({ projectRoot: run.projectRoot, base: run.base, head: run.head });
+  const nativeAffected = await checkNativeAffected({ projectRoot: run.projectRoot, base: run.base });
   const verdicts: PlatformVerdict[] = [];
   for (const platform of run.platforms) {
     if (!nativeAffected.affected) {
