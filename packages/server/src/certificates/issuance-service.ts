@@ -241,6 +241,7 @@ export class IssuanceService {
       throw authPending();
     }
     let issuanceId: string;
+    let objectKey: string;
     try {
       const issued = await this.atVendor(command, 'complete', stopwatch, (signal) =>
         client.completeIssuance(request, vendorState, { signal }),
@@ -253,7 +254,7 @@ export class IssuanceService {
         });
       }
       issuanceId = randomUUID();
-      const objectKey = certificateObjectKey(command.userId, issuanceId);
+      objectKey = certificateObjectKey(command.userId, issuanceId);
       await this.deps.objects.put(objectKey, issued.pdf, { contentType: 'application/pdf' });
       const issuedAt = this.now().getTime();
       await this.deps.issuances.record({
@@ -275,14 +276,18 @@ export class IssuanceService {
       throw error;
     }
     this.deps.log.info({ vendor: command.vendor, document: command.document, issuanceId }, 'certificate issued');
-    return this.reissue(state.id);
+    return this.answerWithUrl(objectKey);
   }
 
   /** Answers an issued document with a fresh URL; a PDF removed by retention counts as expired. */
   private async reissue(stateId: string): Promise<CertificateResponse> {
     const issuance = await this.deps.issuances.findByAuthenticationState(stateId);
     if (!issuance || issuance.deletedAt !== null || issuance.expiresAt <= this.now().getTime()) throw authExpired();
-    const preSignedUrl = await this.deps.objects.signedGetUrl(issuance.objectKey, this.deps.urlTtlSeconds);
+    return this.answerWithUrl(issuance.objectKey);
+  }
+
+  private async answerWithUrl(objectKey: string): Promise<CertificateResponse> {
+    const preSignedUrl = await this.deps.objects.signedGetUrl(objectKey, this.deps.urlTtlSeconds);
     return { preSignedUrl, stepData: null, twoWayInfo: null };
   }
 }
