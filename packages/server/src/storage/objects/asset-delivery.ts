@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { AppError } from '../../http/app-error.js';
 import { validateObjectKey } from './object-key.js';
@@ -74,9 +75,13 @@ async function compress(body: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> 
  * Serves public update assets: content type, immutable caching, ETag/304, HEAD, and brotli or gzip
  * when asked. A compressed variant is made once, on first demand, and kept in the object store
  * itself under `encoded/<encoding>/<etag>/<key>`, so every instance shares it and none recompresses.
+ * Content at an asset key never changes, so what the store said about it is remembered: a request
+ * costs one read of the bytes (none for a 304), not a metadata round trip to S3 first.
  */
 export class AssetDelivery {
   private readonly inflight = new Map<string, Promise<StoredObject | undefined>>();
+  /** Heads of existing assets and variants; only found objects, since a missing one may be uploaded. */
+  private readonly heads = new LRUCache<string, StoredObject>({ max: 20_000 });
 
   constructor(
     private readonly store: ObjectStore,
@@ -88,7 +93,7 @@ export class AssetDelivery {
   }
 
   async serve(key: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const source = await this.store.head(key);
+    const source = await this.headOf(key);
     if (!source) throw new AppError(404, 'NOT_FOUND', 'No asset exists at this URL.');
 
     const compressible = isCompressible(source);
@@ -117,19 +122,29 @@ export class AssetDelivery {
     return reply.send(opened.body);
   }
 
+  private async headOf(key: string): Promise<StoredObject | undefined> {
+    const known = this.heads.get(key);
+    if (known) return known;
+    const head = await this.store.head(key);
+    if (head) this.heads.set(key, head);
+    return head;
+  }
+
   /** The stored compressed variant, made on first demand; undefined when it cannot be made. */
   private variant(key: string, source: StoredObject, encoding: 'br' | 'gzip'): Promise<StoredObject | undefined> {
     const variantKey = AssetDelivery.variantKey(key, source, encoding);
+    const known = this.heads.get(variantKey);
+    if (known) return Promise.resolve(known);
     const pending = this.inflight.get(variantKey);
     if (pending) return pending;
     const work = (async () => {
-      const existing = await this.store.head(variantKey);
+      const existing = await this.headOf(variantKey);
       if (existing) return existing;
       const opened = await this.store.get(key);
       if (!opened) return undefined;
       const compressed = await compress(await readAll(opened.body), encoding);
       await this.store.put(variantKey, compressed, { contentType: source.contentType });
-      return this.store.head(variantKey);
+      return this.headOf(variantKey);
     })()
       .catch((error: unknown) => {
         this.log.warn({ err: error, key, encoding }, 'could not prepare a compressed asset; serving it uncompressed');
