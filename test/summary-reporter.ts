@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** Prints the plain closing line CI reads: `Tests: N passed, N failed, N skipped`. */
+/** Prints vitest's totals as `vitest: N passed, N failed, N skipped` and hands them to scripts/run-tests.mjs. */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
@@ -15,6 +16,9 @@ export default class SummaryReporter implements Reporter {
       }
       if (module.state() === 'failed' && module.children.size === 0) failed++;
     }
-    process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    // scripts/run-tests.mjs adds these to the other suites' counts for the one closing line.
+    if (process.env.FERRY_SUMMARY_FILE)
+      fs.writeFileSync(process.env.FERRY_SUMMARY_FILE, JSON.stringify({ passed, failed, skipped }));
   }
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm test`: the three suites (vitest for everything Node-side, jest for the React Native components,
+// Playwright for the web funnel in Debian's Chromium), run one after another even when one fails, then
+// ONE closing line with the totals, which is what CI reads.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-test-summary-'));
+const files = {
+  vitest: path.join(dir, 'vitest.json'),
+  jest: path.join(dir, 'jest.json'),
+  web: path.join(dir, 'web.json'),
+};
+
+const suites = [
+  { name: 'vitest', command: ['npx', 'vitest', 'run'], env: { FERRY_SUMMARY_FILE: files.vitest } },
+  {
+    name: 'jest (app SDK components)',
+    command: ['npm', 'run', '--silent', 'test:expo', '--', '--json', `--outputFile=${files.jest}`],
+  },
+  {
+    name: 'playwright (web funnel)',
+    command: ['npm', 'run', '--silent', 'test:web', '--', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.web },
+  },
+];
+
+const readJson = (file) => {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+let exitCode = 0;
+for (const suite of suites) {
+  process.stdout.write(`\n=== ${suite.name} ===\n`);
+  const [bin, ...args] = suite.command;
+  const result = spawnSync(bin, args, { stdio: 'inherit', env: { ...process.env, ...suite.env } });
+  if (result.status !== 0) exitCode = 1;
+  let counts;
+  if (suite.name === 'vitest') counts = readJson(files.vitest);
+  if (suite.name.startsWith('jest')) {
+    const report = readJson(files.jest);
+    if (report)
+      counts = {
+        passed: report.numPassedTests,
+        failed: report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0),
+        skipped: report.numPendingTests + report.numTodoTests,
+      };
+  }
+  if (suite.name.startsWith('playwright')) {
+    const stats = readJson(files.web)?.stats;
+    if (stats) counts = { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+  }
+  // A runner that crashed before reporting still counts as a failure.
+  counts ??= { passed: 0, failed: result.status === 0 ? 0 : 1, skipped: 0 };
+  for (const key of Object.keys(totals)) totals[key] += counts[key];
+  lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+}
+fs.rmSync(dir, { recursive: true, force: true });
+process.stdout.write(`\n${lines.join('\n')}\n`);
+process.stdout.write(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
+process.exit(exitCode);
