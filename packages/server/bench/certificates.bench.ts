@@ -1,12 +1,15 @@
 /**
  * bench:certificates — 200 concurrent users through complete two-step issuances (first call,
  * approval after 1 s, second call until issued, PDF download) against both vendor simulators, on
- * SQLite and PostgreSQL. It reports completions, Ferry's own time per call (the request's time
- * minus the time spent waiting for the vendor) and the server's largest event-loop delay.
- * Users arrive spread over the first second, so all 200 flows are in flight together.
- * `cpu ms/call` is this process's CPU time during the run divided by the certificate calls: unlike
- * latency it does not grow when other programs compete for the machine. Baseline of the ratio: the same 200 users reading their assignment (token check + one row),
- * measured in the same process against the same server. Target: overhead p99 ≤ 10 ms.
+ * SQLite and PostgreSQL. Users arrive spread over the first second, so all 200 flows are in
+ * flight together. Vendors and users run in a child process, so their CPU never counts as the
+ * server's event-loop delay.
+ *
+ * Per certificate call it reports Ferry's time excluding vendor time (the target: p99 ≤ 10 ms),
+ * the same excluding object-storage time too, CPU per call (this process's CPU divided by the
+ * calls; unlike latency it barely moves when other programs compete for the machine) and the
+ * largest event-loop delay. Baseline of the ratio: the same 200 users reading their assignment
+ * (token check + one row), measured in the same process against the same server.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -44,10 +47,21 @@ async function run(message: LoadMessage): Promise<Extract<LoadReport, { type: 'd
   return done;
 }
 
-const summarize = (samples: number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN };
+interface CallSample {
+  second: boolean;
+  /** The request's time minus vendor time: the spec's "overhead". */
+  overhead: number;
+  /** Also minus object-storage time. */
+  own: number;
+  vendor: number;
+  storage: number;
+}
+
+const stats = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 };
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 async function bench(database: TestDatabase) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-bench-cert-'));
@@ -60,33 +74,40 @@ async function bench(database: TestDatabase) {
       OTA_RELEASE_TOKEN: randomBytes(24).toString('base64url'),
       CERT_AES_KEY: aesKey,
       AUTH_JWT_SECRET: secret,
-      // The benchmark's users are many distinct people; the per-user limit never applies, but
-      // keep it far away so a retry storm cannot make it apply.
+      // Every benchmark user is a different person, so the per-user limit never applies; keep it
+      // far away anyway so retries cannot make it apply.
       CERT_RATE_LIMIT_PER_MINUTE: '1000000',
       ...vendorEnv,
     }),
     database: database.target,
   };
   const app = await buildApp({ config, logger: pino({ level: 'warn' }) });
-  const samples: Record<'issue' | 'read', number[]> = { issue: [], read: [] };
-  let vendorMs = 0;
+  let calls: CallSample[] = [];
+  const reads: number[] = [];
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? '';
     if (route.startsWith('/v2/user/certificate/')) {
-      const waited = request.vendorStopwatch?.vendorMs ?? 0;
-      vendorMs += waited;
-      samples.issue.push(reply.elapsedTime - waited);
+      const vendor = request.certificateStopwatch?.vendorMs ?? 0;
+      const storage = request.certificateStopwatch?.storageMs ?? 0;
+      const body = request.body as { stepData?: unknown; twoWayInfo?: unknown } | undefined;
+      calls.push({
+        second: Boolean(body?.stepData || body?.twoWayInfo),
+        overhead: reply.elapsedTime - vendor,
+        own: reply.elapsedTime - vendor - storage,
+        vendor,
+        storage,
+      });
     } else if (route === '/v2/user/assignments/:id') {
-      samples.read.push(reply.elapsedTime);
+      reads.push(reply.elapsedTime);
     }
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-  // Warm-up: connections, prepared statements, JIT.
+  // Warm-up: connections, statements, JIT.
   await run({ type: 'flows', baseUrl, secret, aesKey, users: 10, approvalDelayMs: APPROVAL_DELAY_MS });
-  samples.issue.length = 0;
+  calls = [];
 
   const assignments = await Promise.all(
     Array.from({ length: USERS }, async (_, i) => {
@@ -99,7 +120,6 @@ async function bench(database: TestDatabase) {
 
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
-  vendorMs = 0;
   const cpuBefore = process.cpuUsage();
   const flows = await run({ type: 'flows', baseUrl, secret, aesKey, users: USERS, approvalDelayMs: APPROVAL_DELAY_MS });
   const cpu = process.cpuUsage(cpuBefore);
@@ -107,26 +127,21 @@ async function bench(database: TestDatabase) {
 
   await app.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
-  const issue = summarize(samples.issue);
-  const read = summarize(samples.read);
   return {
     flows,
     baseline,
-    issue,
-    read,
+    calls,
+    read: stats(reads),
+    reads: reads.length,
     loopMaxMs: loop.max / 1e6,
     loopP99Ms: loop.percentile(99) / 1e6,
-    vendorMsPerCall: vendorMs / Math.max(1, samples.issue.length),
-    // Every request this process served during the run (certificate calls and PDF downloads).
-    cpuMsPerCall: (cpu.user + cpu.system) / 1000 / Math.max(1, samples.issue.length),
-    calls: samples.issue.length,
-    reads: samples.read.length,
+    cpuMsPerCall: (cpu.user + cpu.system) / 1000 / Math.max(1, calls.length),
   };
 }
 
 const loadBefore = os.loadavg()[0] ?? 0;
 const rows: Array<Record<string, string | number>> = [];
-const ratios: string[] = [];
+const notes: string[] = [];
 let ok = true;
 for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
   let database: TestDatabase;
@@ -138,37 +153,47 @@ for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
   }
   try {
     const r = await bench(database);
+    const blank = { 'vendor ms': '', 'storage ms': '', 'cpu ms': '', 'loop max ms': '' };
     rows.push({
       engine,
-      scenario: `baseline: ${USERS} users read their assignment`,
-      completed: `${r.baseline.completed}/${USERS}`,
-      failures: r.baseline.failures.length,
-      calls: r.reads,
-      'ferry p50 ms': r.read.p50,
-      'ferry p99 ms': r.read.p99,
-      'vendor ms/call': '-',
-      'cpu ms/call': '-',
-      'loop max ms': '-',
+      calls: `${r.reads} reads (baseline)`,
+      done: `${r.baseline.completed}/${USERS}`,
+      failed: r.baseline.failures.length,
+      'p50 ms': r.read.p50,
+      'p99 ms': r.read.p99,
+      'p99 excl. storage': '',
+      ...blank,
     });
-    rows.push({
-      engine,
-      scenario: `${USERS} users, complete two-step issuance`,
-      completed: `${r.flows.completed}/${USERS}`,
-      failures: r.flows.failures.length,
-      calls: r.calls,
-      'ferry p50 ms': r.issue.p50,
-      'ferry p99 ms': r.issue.p99,
-      'vendor ms/call': r.vendorMsPerCall,
-      'cpu ms/call': r.cpuMsPerCall,
-      'loop max ms': r.loopMaxMs,
-    });
-    ratios.push(
-      `${engine}: issuance overhead p99 ${r.issue.p99.toFixed(2)} ms = ${(r.issue.p99 / r.read.p99).toFixed(2)}× the baseline read p99 ` +
+    const groups: Array<[string, CallSample[]]> = [
+      [`${r.calls.length} certificate calls`, r.calls],
+      ['  first calls', r.calls.filter((c) => !c.second)],
+      ['  second calls', r.calls.filter((c) => c.second)],
+    ];
+    for (const [label, group] of groups) {
+      const overhead = stats(group.map((c) => c.overhead));
+      const all = group === r.calls;
+      rows.push({
+        engine,
+        calls: label,
+        done: all ? `${r.flows.completed}/${USERS}` : '',
+        failed: all ? r.flows.failures.length : '',
+        'p50 ms': overhead.p50,
+        'p99 ms': overhead.p99,
+        'p99 excl. storage': stats(group.map((c) => c.own)).p99,
+        'vendor ms': mean(group.map((c) => c.vendor)),
+        'storage ms': mean(group.map((c) => c.storage)),
+        'cpu ms': all ? r.cpuMsPerCall : '',
+        'loop max ms': all ? r.loopMaxMs : '',
+      });
+    }
+    const overallP99 = stats(r.calls.map((c) => c.overhead)).p99;
+    notes.push(
+      `${engine}: overhead p99 ${overallP99.toFixed(2)} ms = ${(overallP99 / r.read.p99).toFixed(2)}× the baseline read p99 ` +
         `(${r.read.p99.toFixed(2)} ms); event-loop delay p99 ${r.loopP99Ms.toFixed(2)} ms, max ${r.loopMaxMs.toFixed(2)} ms; ` +
-        `${r.flows.pendingRetries} AUTH_PENDING retries; wall ${(r.flows.wallMs / 1000).toFixed(1)} s`,
+        `${r.flows.pendingRetries} AUTH_PENDING retries; ${r.flows.requests} requests in ${(r.flows.wallMs / 1000).toFixed(1)} s`,
     );
     if (r.flows.failures.length > 0) console.log(`${engine} failures:`, r.flows.failures.slice(0, 5));
-    if (r.flows.completed !== USERS || r.flows.failures.length > 0 || r.issue.p99 > TARGET_P99_MS) ok = false;
+    if (r.flows.completed !== USERS || r.flows.failures.length > 0 || overallP99 > TARGET_P99_MS) ok = false;
   } finally {
     await database.drop();
   }
@@ -176,13 +201,17 @@ for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
 load.send({ type: 'stop' } satisfies LoadMessage);
 
 console.log(
-  `\nbench:certificates: ${USERS} concurrent users, approval after ${APPROVAL_DELAY_MS} ms (vendors in a separate process); ` +
-    `machine load average ${loadBefore.toFixed(1)} → ${(os.loadavg()[0] ?? 0).toFixed(1)} on ${os.cpus().length} CPUs\n`,
+  `\nbench:certificates: ${USERS} concurrent users, approval after ${APPROVAL_DELAY_MS} ms, vendors in a separate process; ` +
+    `load average ${loadBefore.toFixed(1)} → ${(os.loadavg()[0] ?? 0).toFixed(1)} on ${os.cpus().length} CPUs.`,
+);
+console.log(
+  'p50/p99: Ferry time per call excluding vendor time (ms); "excl. storage" also excludes the object-store write; ' +
+    'vendor/storage: mean ms per call; cpu: server CPU ms per certificate call\n',
 );
 printTable(rows);
 console.log('');
-for (const line of ratios) console.log(line);
+for (const line of notes) console.log(line);
 console.log(
-  `\nTarget: all ${USERS} complete with zero failures and Ferry's overhead p99 ≤ ${TARGET_P99_MS} ms: ${ok ? 'met' : 'NOT met'}`,
+  `\nTarget: all ${USERS} complete with zero failures and overhead p99 ≤ ${TARGET_P99_MS} ms: ${ok ? 'met' : 'NOT met'}`,
 );
 process.exitCode = ok ? 0 : 1;

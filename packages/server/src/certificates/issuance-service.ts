@@ -50,9 +50,10 @@ export interface IssueCommand {
   assignmentId: string | null;
 }
 
-/** Time spent waiting for vendors during one request, so overhead can be told apart. */
-export interface VendorStopwatch {
+/** Time one request spent waiting for the vendor and for object storage, so Ferry's own share can be told apart. */
+export interface RequestStopwatch {
   vendorMs: number;
+  storageMs: number;
 }
 
 export interface IssuanceServiceDeps {
@@ -84,7 +85,10 @@ export class IssuanceService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async issue(command: IssueCommand, stopwatch: VendorStopwatch = { vendorMs: 0 }): Promise<CertificateResponse> {
+  async issue(
+    command: IssueCommand,
+    stopwatch: RequestStopwatch = { vendorMs: 0, storageMs: 0 },
+  ): Promise<CertificateResponse> {
     const client = this.deps.vendors[command.vendor];
     const request = this.vendorRequest(command);
     const support = decideProviderSupport({
@@ -154,7 +158,7 @@ export class IssuanceService {
   private async atVendor<T>(
     command: IssueCommand,
     step: 'start' | 'complete',
-    stopwatch: VendorStopwatch,
+    stopwatch: RequestStopwatch,
     work: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const started = performance.now();
@@ -176,7 +180,7 @@ export class IssuanceService {
     command: IssueCommand,
     client: VendorClient,
     request: VendorIssuanceRequest,
-    stopwatch: VendorStopwatch,
+    stopwatch: RequestStopwatch,
   ): Promise<CertificateResponse> {
     const state = await this.atVendor(command, 'start', stopwatch, (signal) =>
       client.startAuthentication(request, { signal }),
@@ -206,7 +210,7 @@ export class IssuanceService {
     client: VendorClient,
     request: VendorIssuanceRequest,
     vendorState: VendorAuthState,
-    stopwatch: VendorStopwatch,
+    stopwatch: RequestStopwatch,
   ): Promise<CertificateResponse> {
     const now = this.now().getTime();
     const state = await this.deps.states.findByHash(hashVendorState(vendorState));
@@ -255,7 +259,9 @@ export class IssuanceService {
       }
       issuanceId = randomUUID();
       objectKey = certificateObjectKey(command.userId, issuanceId);
+      const storing = performance.now();
       await this.deps.objects.put(objectKey, issued.pdf, { contentType: 'application/pdf' });
+      stopwatch.storageMs += performance.now() - storing;
       const issuedAt = this.now().getTime();
       await this.deps.issuances.record({
         id: issuanceId,

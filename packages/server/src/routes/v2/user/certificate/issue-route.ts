@@ -3,12 +3,12 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { certifiedUserOf } from '../../../../auth/require-certified-user.js';
-import type { IssuanceService, IssueCommand, VendorStopwatch } from '../../../../certificates/issuance-service.js';
+import type { IssuanceService, IssueCommand, RequestStopwatch } from '../../../../certificates/issuance-service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Vendor time of a certificate request; the rest of its duration is Ferry's overhead. */
-    vendorStopwatch?: VendorStopwatch;
+    /** Vendor and storage time of a certificate request; the rest of its duration is Ferry's own. */
+    certificateStopwatch?: RequestStopwatch;
   }
 }
 
@@ -63,8 +63,8 @@ export function certificateIssueRoute<Body extends z.ZodType>(
     },
     async (request, reply) => {
       const user = certifiedUserOf(request);
-      const stopwatch: VendorStopwatch = { vendorMs: 0 };
-      request.vendorStopwatch = stopwatch;
+      const stopwatch: RequestStopwatch = { vendorMs: 0, storageMs: 0 };
+      request.certificateStopwatch = stopwatch;
       try {
         const result: CertificateResponse = await context.service.issue(
           endpoint.toCommand(request.body as z.infer<Body>, user.userId),
@@ -72,7 +72,10 @@ export function certificateIssueRoute<Body extends z.ZodType>(
         );
         return { [wrapperKey]: result };
       } finally {
-        reply.header('server-timing', `vendor;dur=${stopwatch.vendorMs.toFixed(1)}`);
+        reply.header(
+          'server-timing',
+          `vendor;dur=${stopwatch.vendorMs.toFixed(1)}, storage;dur=${stopwatch.storageMs.toFixed(1)}`,
+        );
       }
     },
   );
