@@ -58,13 +58,6 @@ export async function startCertificateServer(
   const sims = { VENDOR_A: simulators.VENDOR_A, VENDOR_B: simulators.VENDOR_B };
   return {
     ...server,
-    // A keep-alive connection the test client still holds can keep server.close() waiting for the
-    // keep-alive timeout (72 s); at the end of a suite nothing is in flight, so drop them all.
-    close: async () => {
-      const closing = server.close();
-      server.app.server.closeAllConnections();
-      await closing;
-    },
     simulators: sims,
     tokenFor: (userId, tokenOptions = {}) => signDevelopmentToken({ userId, secret: TEST_JWT_SECRET, ...tokenOptions }),
     post: (document, body, token) =>

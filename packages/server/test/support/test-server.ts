@@ -87,7 +87,10 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
         headers: { authorization: `Bearer ${TEST_RELEASE_TOKEN}`, 'content-type': 'application/json', ...init.headers },
       }),
     close: async () => {
-      await app.close();
+      // Tests need no grace period: a client's keep-alive socket must not hold close() open.
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
       if (ownsDatabase) await database.drop();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
