@@ -126,8 +126,9 @@ async function main(): Promise<void> {
     // Warm-up: the first request signs and caches; JIT settles.
     await autocannon({ url: ferryUrl, connections: 10, duration: 2, headers: MANIFEST_HEADERS });
     const bareUrl = `http://127.0.0.1:${bare.ready.port}/`;
-    // The baseline runs before and after, and its mean is used: neighbours' load drifts over a minute.
-    const before = await load('(c) bare node:http, same size, before', bareUrl, {}, 200);
+    // The baseline gets the same request headers (the load generator's cost per request is then the
+    // same), runs before and after, and its mean is used: neighbours' load drifts over a minute.
+    const before = await load('(c) bare node:http, same size, before', bareUrl, MANIFEST_HEADERS, 200);
     const manifest = await load('(a) manifest, existing track', ferryUrl, MANIFEST_HEADERS, 200);
     const noUpdate = await load(
       '(b) 204, app runs the newest',
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
       { ...MANIFEST_HEADERS, 'expo-current-update-id': ferry.ready.releaseId! },
       204,
     );
-    const after = await load('(c) bare node:http, same size, after', bareUrl, {}, 200);
+    const after = await load('(c) bare node:http, same size, after', bareUrl, MANIFEST_HEADERS, 200);
     printTable([manifest, noUpdate, before, after]);
     const ratio = manifest['req/s'] / ((before['req/s'] + after['req/s']) / 2);
     console.log();

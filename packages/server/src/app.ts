@@ -88,8 +88,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     closing = true;
   });
   // Request logs at debug: at info they would dominate the manifest hot path.
-  app.addHook('onResponse', async (request, reply) => {
-    if (closing) request.raw.socket?.end();
+  // Callback style: no promise per request on the hot path.
+  app.addHook('onResponse', (request, reply, done) => {
+    // Deferred: the response may still sit corked in the socket when 'finish' fires.
+    if (closing) setImmediate(() => request.raw.socket?.end());
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug(
         {
@@ -101,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         'request',
       );
     }
+    done();
   });
 
   // External plugins first, then Ferry's own (fastify/demo's order).

@@ -32,8 +32,9 @@ it('close() completes the in-flight upload, then releases its keep-alive socket'
   request.write(body.subarray(0, 1000));
   await new Promise((resolve) => setTimeout(resolve, 100));
 
+  // The app's own close (the harness's close() cuts connections; shutdown must not need that).
   let closed = false;
-  const closing = server.close().then(() => {
+  const closing = server.app.close().then(() => {
     closed = true;
   });
   request.end(body.subarray(1000));
@@ -42,4 +43,5 @@ it('close() completes the in-flight upload, then releases its keep-alive socket'
   await expect.poll(() => closed, { timeout: 20_000, interval: 50 }).toBe(true);
   await closing;
   agent.destroy();
+  await server.close();
 });

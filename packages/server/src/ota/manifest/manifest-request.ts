@@ -12,10 +12,41 @@ const MEDIA_TYPES: Record<string, ManifestFormat> = {
 /** In order of preference when the client likes several equally (and for a missing accept header). */
 const AVAILABLE = Object.keys(MEDIA_TYPES);
 
+/**
+ * Both functions below run on every manifest request, and clients of one app send the same few
+ * header values again and again: their results are remembered (bounded), so the hot path does a
+ * map lookup instead of parsing.
+ */
+const MEMO_SIZE = 1000;
+const NOT_ACCEPTABLE = 'none';
+
+/**
+ * A plain Map emptied when full: cheaper per lookup than an LRU (this is the hot path), and a
+ * client sending ever-new values only costs a re-parse, never unbounded memory.
+ */
+class Memo<V> {
+  private readonly map = new Map<string, V>();
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V): void {
+    if (this.map.size >= MEMO_SIZE) this.map.clear();
+    this.map.set(key, value);
+  }
+}
+
+const formats = new Memo<ManifestFormat | typeof NOT_ACCEPTABLE>();
+
 /** The response structure the accept header allows, or undefined when it allows none (406). */
 export function negotiateManifestFormat(accept: string | undefined): ManifestFormat | undefined {
-  const [best] = new Negotiator({ headers: { accept: accept ?? '*/*' } }).mediaTypes(AVAILABLE);
-  return best === undefined ? undefined : MEDIA_TYPES[best.toLowerCase()];
+  const key = accept ?? '*/*';
+  let format = formats.get(key);
+  if (format === undefined) {
+    const [best] = new Negotiator({ headers: { accept: key } }).mediaTypes(AVAILABLE);
+    format = (best === undefined ? undefined : MEDIA_TYPES[best.toLowerCase()]) ?? NOT_ACCEPTABLE;
+    if (key.length <= 1024) formats.set(key, format);
+  }
+  return format === NOT_ACCEPTABLE ? undefined : format;
 }
 
 const headerValue = (headers: IncomingHttpHeaders, name: string): string | undefined => {
@@ -29,12 +60,20 @@ const headerValue = (headers: IncomingHttpHeaders, name: string): string | undef
  * client sends `expo-…`; the spec's client sends `ota-…`; with neither, errors name `ota-…`.
  */
 export function namespaceOf(headers: IncomingHttpHeaders): ManifestNamespace {
-  const count = (ns: ManifestNamespace) => {
-    const names = manifestHeaders(ns);
-    return [names.platform, names.runtimeVersion, names.channel].filter((n) => headers[n] !== undefined).length;
-  };
-  return count('expo') > count('ota') ? 'expo' : 'ota';
+  return presentTrackHeaders(headers, 'expo') > presentTrackHeaders(headers, 'ota') ? 'expo' : 'ota';
 }
+
+// A top-level function, not a closure: this runs per request, and closures cost an allocation each.
+function presentTrackHeaders(headers: IncomingHttpHeaders, ns: ManifestNamespace): number {
+  const names = HEADERS[ns];
+  return (
+    Number(headers[names.platform] !== undefined) +
+    Number(headers[names.runtimeVersion] !== undefined) +
+    Number(headers[names.channel] !== undefined)
+  );
+}
+
+const HEADERS = { ota: manifestHeaders('ota'), expo: manifestHeaders('expo') } as const;
 
 export type ParsedManifestRequest =
   | { ok: true; ns: ManifestNamespace; request: ManifestRequest }
@@ -55,12 +94,36 @@ const FIELD_HEADER = {
   embeddedUpdateId: 'embeddedUpdateId',
 } as const;
 
+const parsedRequests = new Memo<ParsedManifestRequest>();
+
 /** Reads and validates the manifest request headers of either namespace. */
 export function parseManifestRequest(headers: IncomingHttpHeaders): ParsedManifestRequest {
   const ns = namespaceOf(headers);
-  const names = manifestHeaders(ns);
-  const protocolVersion = headerValue(headers, names.protocolVersion);
-  if (protocolVersion !== undefined && protocolVersion.trim() !== MANIFEST_PROTOCOL_VERSION) {
+  const names = HEADERS[ns];
+  const raw = {
+    protocolVersion: headerValue(headers, names.protocolVersion),
+    platform: headerValue(headers, names.platform),
+    runtimeVersion: headerValue(headers, names.runtimeVersion),
+    channel: headerValue(headers, names.channel),
+    currentUpdateId: headerValue(headers, names.currentUpdateId),
+    embeddedUpdateId: headerValue(headers, names.embeddedUpdateId),
+  };
+  // Header values never contain a newline, so this key cannot confuse two different requests.
+  const key = `${ns}\n${raw.protocolVersion}\n${raw.platform}\n${raw.runtimeVersion}\n${raw.channel}\n${raw.currentUpdateId}\n${raw.embeddedUpdateId}`;
+  let parsed = parsedRequests.get(key);
+  if (!parsed) {
+    parsed = validate(ns, raw);
+    if (key.length <= 2048) parsedRequests.set(key, parsed);
+  }
+  return parsed;
+}
+
+function validate(
+  ns: ManifestNamespace,
+  raw: Record<keyof typeof FIELD_HEADER | 'protocolVersion', string | undefined>,
+): ParsedManifestRequest {
+  const names = HEADERS[ns];
+  if (raw.protocolVersion !== undefined && raw.protocolVersion.trim() !== MANIFEST_PROTOCOL_VERSION) {
     return {
       ok: false,
       ns,
@@ -70,16 +133,16 @@ export function parseManifestRequest(headers: IncomingHttpHeaders): ParsedManife
       details: { header: names.protocolVersion, supported: [MANIFEST_PROTOCOL_VERSION] },
     };
   }
-  const optional = (name: string) => {
-    const value = headerValue(headers, name)?.trim();
-    return value === '' ? undefined : value;
+  const optional = (value: string | undefined) => {
+    const trimmed = value?.trim();
+    return trimmed === '' ? undefined : trimmed;
   };
   const parsed = ManifestRequest.safeParse({
-    platform: headerValue(headers, names.platform),
-    runtimeVersion: headerValue(headers, names.runtimeVersion),
-    channel: headerValue(headers, names.channel),
-    currentUpdateId: optional(names.currentUpdateId),
-    embeddedUpdateId: optional(names.embeddedUpdateId),
+    platform: raw.platform,
+    runtimeVersion: raw.runtimeVersion,
+    channel: raw.channel,
+    currentUpdateId: optional(raw.currentUpdateId),
+    embeddedUpdateId: optional(raw.embeddedUpdateId),
   });
   if (parsed.success) return { ok: true, ns, request: parsed.data };
   const fields = parsed.error.issues.map((issue) => {

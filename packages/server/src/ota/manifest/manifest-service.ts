@@ -20,19 +20,30 @@ export type ManifestOutcome =
   | { kind: 'no-update'; reason: 'no-release' | 'up-to-date' }
   | { kind: 'update'; signed: SignedManifest };
 
+const NO_RELEASE: ManifestOutcome = { kind: 'no-update', reason: 'no-release' };
+const UP_TO_DATE: ManifestOutcome = { kind: 'no-update', reason: 'up-to-date' };
+
+function trackOf(request: ManifestRequest): Track {
+  return { channel: request.channel, platform: request.platform, runtimeVersion: request.runtimeVersion };
+}
+
 /** Answers manifest requests from the cache; signs a release's manifest once per namespace. */
 export class ManifestService {
   constructor(private readonly deps: { cache: ManifestCache; signer: ManifestSigner }) {}
 
   async resolve(request: ManifestRequest, ns: ManifestNamespace): Promise<ManifestOutcome> {
-    const track: Track = {
-      channel: request.channel,
-      platform: request.platform,
-      runtimeVersion: request.runtimeVersion,
-    };
-    const entry = this.deps.cache.peek(track) ?? (await this.deps.cache.entry(track));
+    return this.resolveCached(request, ns) ?? this.outcome(await this.deps.cache.entry(trackOf(request)), request, ns);
+  }
+
+  /** The answer when the track is cached, without a promise: the hot path. Undefined on a miss. */
+  resolveCached(request: ManifestRequest, ns: ManifestNamespace): ManifestOutcome | undefined {
+    const entry = this.deps.cache.peek(trackOf(request));
+    return entry && this.outcome(entry, request, ns);
+  }
+
+  private outcome(entry: TrackEntry, request: ManifestRequest, ns: ManifestNamespace): ManifestOutcome {
     const decision = decideManifest(entry.newest, request.currentUpdateId);
-    if (decision !== 'update') return { kind: 'no-update', reason: decision };
+    if (decision !== 'update') return decision === 'no-release' ? NO_RELEASE : UP_TO_DATE;
     return { kind: 'update', signed: this.signed(entry, ns) };
   }
 

@@ -14,6 +14,10 @@ const PROTOCOL_HEADERS: Record<ManifestNamespace, Record<string, string>> = {
   ota: protocolHeaders('ota'),
   expo: protocolHeaders('expo'),
 };
+const SIGNATURE_HEADER: Record<ManifestNamespace, string> = {
+  ota: manifestHeaders('ota').signature,
+  expo: manifestHeaders('expo').signature,
+};
 
 /** GET /api/updates/manifest: unauthenticated; integrity comes from the signature the app verifies. */
 export function manifestRoute(app: FastifyInstance, options: { service: ManifestService }): void {
@@ -42,7 +46,9 @@ export function manifestRoute(app: FastifyInstance, options: { service: Manifest
         );
       }
 
-      const outcome = await options.service.resolve(parsed.request, parsed.ns);
+      const outcome =
+        options.service.resolveCached(parsed.request, parsed.ns) ??
+        (await options.service.resolve(parsed.request, parsed.ns));
       if (outcome.kind === 'no-update') return reply.code(204).send();
       const { signed } = outcome;
       if (format === 'multipart')
@@ -50,7 +56,7 @@ export function manifestRoute(app: FastifyInstance, options: { service: Manifest
       // JSON structure: the manifest is the body and its signature moves to a response header.
       return reply
         .header('content-type', format === 'expo+json' ? 'application/expo+json' : 'application/json; charset=utf-8')
-        .header(manifestHeaders(parsed.ns).signature, signed.signature)
+        .header(SIGNATURE_HEADER[parsed.ns], signed.signature)
         .send(signed.json);
     },
   );
