@@ -44,7 +44,11 @@ export async function uploadAssets(
   for (const status of assets) {
     if (status.status !== 'missing') continue;
     const file = files.find((f) => hashOfBytes(f.body) === status.hash)!;
-    const put = await fetch(status.uploadUrl!, { method: 'PUT', headers: status.uploadHeaders, body: new Uint8Array(file.body) });
+    const put = await fetch(status.uploadUrl!, {
+      method: 'PUT',
+      headers: status.uploadHeaders,
+      body: new Uint8Array(file.body),
+    });
     if (!put.ok) throw new Error(`upload answered ${put.status}: ${await put.text()}`);
   }
   return assets;
