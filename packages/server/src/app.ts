@@ -9,6 +9,7 @@ import type { Config } from './config/config.js';
 import { AppError } from './http/app-error.js';
 import { bearerTokenOf, requireBearerToken } from './http/bearer-token.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { loggerOptions } from './http/logger.js';
 import { publicUrlResolver } from './http/public-url.js';
 import { AssetUploadService } from './ota/assets/asset-upload-service.js';
@@ -72,6 +73,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.logLevel) }),
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is built on first use: most requests log nothing (http/lazy-child-logger.ts).
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.limits.releaseBodyBytes,
     trustProxy: config.production,
     return503OnClosing: true,
