@@ -31,6 +31,20 @@ describe('npm start (the real entry point)', () => {
     expect(ready.status).toBe(200);
     const unauthorized = await fetch(`${url}/api/updates/release`, { method: 'POST' });
     expect(unauthorized.status).toBe(401);
+    // The other parts work on the embedded defaults too: the web funnel (built by `npm ci`'s
+    // prepare step) and the manifest endpoint, whose development signing key was just generated.
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const manifest = await fetch(`${url}/api/updates/manifest`, {
+      headers: {
+        'expo-platform': 'ios',
+        'expo-runtime-version': '1.0.0(1)',
+        'expo-channel-name': 'production',
+        'expo-protocol-version': '1',
+      },
+    });
+    expect(manifest.status).toBe(204);
     expect(await first.stop()).toBe(0);
 
     // The second start reuses the token and does not print it again.

@@ -25,8 +25,12 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
   const listening = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /Server listening at (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
+      // The vendor simulators log their own "Server listening" lines, tagged with `simulator`.
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('{') || line.includes('"simulator"')) continue;
+        const match = /"msg":"Server listening at (http:\/\/[\d.]+:\d+)"/.exec(line);
+        if (match?.[1]) resolve(match[1]);
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
