@@ -45,13 +45,23 @@ export interface IssuedDocument {
  */
 export type VendorFailureKind = 'pending' | 'expired' | 'state-invalid' | 'rejected' | 'unavailable' | 'timeout';
 
+/** One sentence per kind, the same for every vendor: never the vendor's own text, which may echo personal data. */
+const FAILURE_MESSAGES: Record<VendorFailureKind, string> = {
+  pending: 'The user has not approved the authentication yet.',
+  expired: 'The authentication expired or was already used.',
+  'state-invalid': 'The vendor does not recognise this authentication.',
+  rejected: 'The vendor refused the request.',
+  unavailable: 'The vendor reported a failure.',
+  timeout: 'The vendor did not answer in time.',
+};
+
 export class VendorFailure extends Error {
   override name = 'VendorFailure';
   constructor(
     readonly kind: VendorFailureKind,
     /** The vendor's own result code, when it gave one. Codes never carry personal data. */
     readonly vendorCode: string | null,
-    message: string,
+    message: string = FAILURE_MESSAGES[kind],
   ) {
     super(message);
   }

@@ -16,15 +16,6 @@ import { VENDOR_A_PROVIDER_CODES } from './provider-codes.js';
 import { classifyVendorAError } from './result-codes.js';
 import { VENDOR_A_HEADERS, type VendorARequestBody, type VendorAResponseBody } from './wire.js';
 
-const FAILURE_MESSAGES = {
-  pending: 'The user has not approved the authentication yet.',
-  expired: 'The authentication expired or was already used.',
-  'state-invalid': 'The vendor does not recognise this authentication.',
-  rejected: 'The vendor refused the request.',
-  unavailable: 'The vendor reported a failure.',
-  timeout: 'The vendor did not answer in time.',
-} as const;
-
 const isResponseBody = (value: unknown): value is VendorAResponseBody => {
   const body = value as VendorAResponseBody | null;
   return (
@@ -127,7 +118,7 @@ export class VendorAClient implements VendorClient {
         String(parsed.common.errCd ?? ''),
         String(parsed.common.errMsg ?? ''),
       );
-      throw new VendorFailure(kind, code, FAILURE_MESSAGES[kind]);
+      throw new VendorFailure(kind, code);
     }
     return parsed.data ?? {};
   }

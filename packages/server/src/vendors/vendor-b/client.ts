@@ -17,15 +17,6 @@ import { classifyVendorBCode } from './result-codes.js';
 import { decodeUrlEncodedJson, encodeUrlEncodedJson } from './url-encoded-json.js';
 import { VENDOR_B_CODES, type VendorBRequestBody, type VendorBResponseBody } from './wire.js';
 
-const FAILURE_MESSAGES = {
-  pending: 'The user has not approved the authentication yet.',
-  expired: 'The authentication expired or was already used.',
-  'state-invalid': 'The vendor does not recognise this authentication.',
-  rejected: 'The vendor refused the request.',
-  unavailable: 'The vendor reported a failure.',
-  timeout: 'The vendor did not answer in time.',
-} as const;
-
 const isWholeNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
@@ -89,7 +80,7 @@ export class VendorBClient implements VendorClient {
 
   private failureOf(code: string): VendorFailure {
     const kind = classifyVendorBCode(code);
-    return new VendorFailure(kind, code, FAILURE_MESSAGES[kind]);
+    return new VendorFailure(kind, code);
   }
 
   private twoWayInfoOf(response: VendorBResponseBody): TwoWayInfo {
