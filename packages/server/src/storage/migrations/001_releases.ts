@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { EngineMigration } from './migrator.js';
+import { type EngineMigration, engineColumns } from './migrator.js';
 
 /**
  * One row per OTA release. update_policy, channel and platform are CHECKed here as well as in the
@@ -8,11 +8,7 @@ import type { EngineMigration } from './migrator.js';
  */
 export const releasesMigration: EngineMigration = (engine) => ({
   async up(db) {
-    const json = engine === 'postgres' ? sql.raw('jsonb') : sql.raw('text');
-    const seq =
-      engine === 'postgres'
-        ? sql.raw('seq bigint generated always as identity primary key')
-        : sql.raw('seq integer primary key autoincrement');
+    const { json, seqPrimaryKey: seq } = engineColumns(engine);
     await sql`
       create table releases (
         ${seq},

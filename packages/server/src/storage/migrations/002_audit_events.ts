@@ -1,14 +1,10 @@
 import { sql } from 'kysely';
-import type { EngineMigration } from './migrator.js';
+import { type EngineMigration, engineColumns } from './migrator.js';
 
 /** Who did what to which track, and with which fingerprints: every release and every guard bypass. */
 export const auditEventsMigration: EngineMigration = (engine) => ({
   async up(db) {
-    const json = engine === 'postgres' ? sql.raw('jsonb') : sql.raw('text');
-    const seq =
-      engine === 'postgres'
-        ? sql.raw('seq bigint generated always as identity primary key')
-        : sql.raw('seq integer primary key autoincrement');
+    const { json, seqPrimaryKey: seq } = engineColumns(engine);
     await sql`
       create table audit_events (
         ${seq},
