@@ -50,6 +50,8 @@ export class LocalObjectStore implements ObjectStore {
   private readonly dataRoot: string;
   private readonly metaRoot: string;
   private readonly tmpRoot: string;
+  /** Folders this process has created or found; see ensureDirectory. */
+  private readonly directories = new Set<string>();
 
   constructor(private readonly options: LocalObjectStoreOptions) {
     const root = path.resolve(options.directory);
@@ -106,12 +108,32 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async put(key: string, body: Buffer, meta: { contentType: string }): Promise<void> {
+    // Validates the key before anything touches the disk.
+    const dataDirectory = path.dirname(this.pathIn(this.dataRoot, key));
+    const metaDirectory = path.dirname(this.pathIn(this.metaRoot, key, '.json'));
     const sha256 = createHash('sha256').update(body).digest('base64url');
-    if (await this.holds(key, sha256, body.length)) return;
-    const tmp = this.tmpFile();
-    await fsp.mkdir(this.tmpRoot, { recursive: true });
-    await fsp.writeFile(tmp, body);
-    await this.commit(key, tmp, { contentType: meta.contentType, size: body.length, sha256 });
+    const metaFile: MetaFile = { contentType: meta.contentType, size: body.length, sha256 };
+    const tmpData = this.tmpFile();
+    const tmpMeta = this.tmpFile();
+    // Every operation here is a trip through libuv's small thread pool, and under load each trip
+    // waits in its queue; so everything that does not depend on another step runs at once instead
+    // of one after the other. A new key (the usual case) is never held; when it is, writing the
+    // temporary files was wasted but harmless.
+    const [held, ...writes] = await Promise.allSettled([
+      this.holds(key, sha256, body.length),
+      this.ensureDirectory(this.tmpRoot).then(() =>
+        Promise.all([fsp.writeFile(tmpData, body), fsp.writeFile(tmpMeta, JSON.stringify(metaFile))]),
+      ),
+      this.ensureDirectory(metaDirectory),
+      this.ensureDirectory(dataDirectory),
+    ]);
+    const failed = [held, ...writes].find((result) => result.status === 'rejected');
+    if (failed || (held.status === 'fulfilled' && held.value)) {
+      await Promise.all([fsp.rm(tmpData, { force: true }), fsp.rm(tmpMeta, { force: true })]);
+      if (failed) throw this.collision(failed.reason);
+      return;
+    }
+    await this.rename(key, tmpData, tmpMeta);
   }
 
   /**
@@ -120,7 +142,7 @@ export class LocalObjectStore implements ObjectStore {
    */
   async putStream(key: string, body: Readable, options: PutStreamOptions): Promise<{ created: boolean }> {
     this.pathIn(this.dataRoot, key);
-    await fsp.mkdir(this.tmpRoot, { recursive: true });
+    await this.ensureDirectory(this.tmpRoot);
     const tmp = this.tmpFile();
     const hash = createHash('sha256');
     let size = 0;
@@ -201,25 +223,66 @@ export class LocalObjectStore implements ObjectStore {
     return stat?.isFile() === true && stat.size === size;
   }
 
-  /** Meta first, then data: a reader that finds the data always finds its matching meta. */
+  /** Creates a directory once per process; known ones cost no thread-pool trip. */
+  private async ensureDirectory(directory: string): Promise<void> {
+    if (this.directories.has(directory)) return;
+    await fsp.mkdir(directory, { recursive: true });
+    // Bounded: one entry per user folder, forgotten wholesale rather than growing without end.
+    if (this.directories.size >= 10_000) this.directories.clear();
+    this.directories.add(directory);
+  }
+
   private async commit(key: string, tmpData: string, meta: MetaFile): Promise<void> {
+    const dataDirectory = path.dirname(this.pathIn(this.dataRoot, key));
+    const metaDirectory = path.dirname(this.pathIn(this.metaRoot, key, '.json'));
+    const tmpMeta = this.tmpFile();
+    const steps = await Promise.allSettled([
+      fsp.writeFile(tmpMeta, JSON.stringify(meta)),
+      this.ensureDirectory(metaDirectory),
+      this.ensureDirectory(dataDirectory),
+    ]);
+    const failed = steps.find((result) => result.status === 'rejected');
+    if (failed) {
+      await Promise.all([fsp.rm(tmpMeta, { force: true }), fsp.rm(tmpData, { force: true })]);
+      throw this.collision(failed.reason);
+    }
+    await this.rename(key, tmpData, tmpMeta);
+  }
+
+  /** Meta first, then data: a reader that finds the data always finds its matching meta. */
+  private async rename(key: string, tmpData: string, tmpMeta: string): Promise<void> {
     const dataPath = this.pathIn(this.dataRoot, key);
     const metaPath = this.pathIn(this.metaRoot, key, '.json');
-    const tmpMeta = this.tmpFile();
     try {
-      await fsp.writeFile(tmpMeta, JSON.stringify(meta));
-      await fsp.mkdir(path.dirname(metaPath), { recursive: true });
-      await fsp.mkdir(path.dirname(dataPath), { recursive: true });
-      await fsp.rename(tmpMeta, metaPath);
-      await fsp.rename(tmpData, dataPath);
-    } catch (error) {
-      await fsp.rm(tmpMeta, { force: true });
-      await fsp.rm(tmpData, { force: true });
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EEXIST') {
-        throw new InvalidObjectKeyError('the object key collides with an existing key used as a folder');
+      try {
+        await fsp.rename(tmpMeta, metaPath);
+      } catch (error) {
+        // A cached folder removed behind our back: forget the cache and create it again once.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        this.directories.clear();
+        await this.ensureDirectory(path.dirname(metaPath));
+        await this.ensureDirectory(path.dirname(dataPath));
+        await fsp.rename(tmpMeta, metaPath);
       }
-      throw error;
+      try {
+        await fsp.rename(tmpData, dataPath);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        this.directories.clear();
+        await this.ensureDirectory(path.dirname(dataPath));
+        await fsp.rename(tmpData, dataPath);
+      }
+    } catch (error) {
+      await Promise.all([fsp.rm(tmpMeta, { force: true }), fsp.rm(tmpData, { force: true })]);
+      throw this.collision(error);
     }
+  }
+
+  private collision(error: unknown): unknown {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EEXIST') {
+      return new InvalidObjectKeyError('the object key collides with an existing key used as a folder');
+    }
+    return error;
   }
 }
