@@ -27,6 +27,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)')
     .optional(),
+  DATABASE_POOL_SIZE: intFrom('DATABASE_POOL_SIZE', 1, 1000).optional(),
   OTA_RELEASE_TOKEN: z.string().min(16, 'OTA_RELEASE_TOKEN must be at least 16 characters').optional(),
   RELEASE_BODY_LIMIT_BYTES: intFrom('RELEASE_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).optional(),
   RELEASE_RATE_LIMIT_PER_MINUTE: intFrom('RELEASE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
@@ -42,7 +43,8 @@ export interface Config {
   logLevel: string;
   publicUrl: string;
   dataDir: string;
-  database: { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string };
+  /** poolSize: PostgreSQL connections (DATABASE_POOL_SIZE); unset means DEFAULT_POOL_SIZE in database.ts. */
+  database: { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolSize?: number };
   /** Undefined only in development, where a token is generated on first start. */
   releaseToken: string | undefined;
   limits: {
@@ -86,7 +88,11 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     publicUrl,
     dataDir,
     database: env.DATABASE_URL
-      ? { engine: 'postgres', url: env.DATABASE_URL }
+      ? {
+          engine: 'postgres',
+          url: env.DATABASE_URL,
+          ...(env.DATABASE_POOL_SIZE ? { poolSize: env.DATABASE_POOL_SIZE } : {}),
+        }
       : { engine: 'sqlite', file: path.join(dataDir, 'ferry.sqlite') },
     releaseToken: env.OTA_RELEASE_TOKEN,
     limits: {

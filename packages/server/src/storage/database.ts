@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/config.js';
 import { migrateToLatest } from './migrations/migrator.js';
@@ -25,9 +25,38 @@ const pgTypes = {
   },
 };
 
+/** PostgreSQL connections when DATABASE_POOL_SIZE is unset. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * better-sqlite3 compiles a statement on every prepare(), and Kysely's SQLite driver prepares each
+ * query it runs; the application issues a few dozen distinct SQL texts, so each is compiled once
+ * and reused. Statements are per connection and this is the only connection, so sharing is safe.
+ */
+function withStatementCache(sqlite: Sqlite.Database): SqliteDatabase {
+  const statements = new Map<string, Sqlite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        // Bounded: ad-hoc SQL (migrations, tools) must not grow the cache without end.
+        if (statements.size >= 500) statements.clear();
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export function openDatabase(target: Config['database']): Database {
   if (target.engine === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10, types: pgTypes });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize ?? DEFAULT_POOL_SIZE,
+      types: pgTypes,
+    });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
@@ -39,7 +68,7 @@ export function openDatabase(target: Config['database']): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { engine: 'sqlite', db, close: () => db.destroy() };
 }
 
