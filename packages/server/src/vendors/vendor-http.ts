@@ -1,3 +1,4 @@
+import { Agent, request } from 'undici';
 import { VendorFailure } from './vendor-client.js';
 
 export interface VendorHttpResponse {
@@ -9,16 +10,46 @@ const isAbort = (error: unknown): boolean =>
   error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 
 /**
+ * Vendor calls go through undici's request API on one keep-alive agent rather than fetch: fetch
+ * wraps every exchange in WHATWG Request/Response objects and web streams, which cost about 1 ms
+ * of CPU per vendor call under load, the largest single item in a certificate request's own time.
+ * Sockets to each vendor are reused; no pipelining, since a slow vendor answer must not hold up
+ * the requests queued behind it on the same socket.
+ */
+const vendorAgent = new Agent({ keepAliveTimeout: 10_000, connections: null, pipelining: 1 });
+
+export interface VendorHttpRequest {
+  method: 'POST' | 'GET';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
  * One HTTP exchange with a vendor under the operation's deadline: the body is read under the same
  * signal, so a vendor that sends headers and then stalls cannot hold the request past the timeout.
  * Network failures become VendorFailure('unavailable'), an expired deadline VendorFailure('timeout').
+ * Redirects are not followed (a vendor API never redirects; one that does is answered as a failure).
  */
-export async function vendorExchange(url: string, init: RequestInit, signal: AbortSignal): Promise<VendorHttpResponse> {
+export async function vendorExchange(
+  url: string,
+  init: VendorHttpRequest,
+  signal: AbortSignal,
+): Promise<VendorHttpResponse> {
   try {
-    const response = await fetch(url, { ...init, signal, redirect: 'error' });
-    const body = await response.text();
-    return { status: response.status, body };
+    const response = await request(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      signal,
+      dispatcher: vendorAgent,
+    });
+    const body = await response.body.text();
+    if (response.statusCode >= 300 && response.statusCode < 400) {
+      throw new VendorFailure('unavailable', null, 'The vendor could not be reached.');
+    }
+    return { status: response.statusCode, body };
   } catch (error) {
+    if (error instanceof VendorFailure) throw error;
     if (signal.aborted || isAbort(error)) {
       throw new VendorFailure('timeout', null, 'The vendor did not answer in time.');
     }
