@@ -27,24 +27,34 @@ export class KyselyIssuanceStore implements IssuanceStore {
   }
 
   async record(issuance: Issuance): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('certificate_issuances')
-        .values({
-          id: issuance.id,
-          authentication_state_id: issuance.authenticationStateId,
-          user_id: issuance.userId,
-          assignment_id: issuance.assignmentId,
-          vendor: issuance.vendor,
-          document: issuance.document,
-          object_key: issuance.objectKey,
-          byte_size: issuance.byteSize,
-          vendor_reference: issuance.vendorReference,
-          created_at: issuance.createdAt,
-          expires_at: issuance.expiresAt,
-          deleted_at: null,
-        })
+    const row = {
+      id: issuance.id,
+      authentication_state_id: issuance.authenticationStateId,
+      user_id: issuance.userId,
+      assignment_id: issuance.assignmentId,
+      vendor: issuance.vendor,
+      document: issuance.document,
+      object_key: issuance.objectKey,
+      byte_size: issuance.byteSize,
+      vendor_reference: issuance.vendorReference,
+      created_at: issuance.createdAt,
+      expires_at: issuance.expiresAt,
+      deleted_at: null,
+    };
+    if (this.database.engine === 'postgres') {
+      // One statement, atomic on its own: BEGIN/INSERT/UPDATE/COMMIT held a pooled connection for
+      // four round trips, and under load each round trip waits for an event-loop turn, so second
+      // calls queued for connections. SQLite (synchronous, in-process) keeps the transaction.
+      await this.db
+        .with('issued', (db) => db.insertInto('certificate_issuances').values(row))
+        .updateTable('certificate_authentication_states')
+        .set({ status: 'issued', lease_until: null })
+        .where('id', '=', issuance.authenticationStateId)
         .execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('certificate_issuances').values(row).execute();
       await trx
         .updateTable('certificate_authentication_states')
         .set({ status: 'issued', lease_until: null })
