@@ -24,7 +24,16 @@ export type LoadMessage =
 
 export type LoadReport =
   | { type: 'ready'; env: Record<string, string> }
-  | { type: 'done'; completed: number; failures: string[]; pendingRetries: number; requests: number; wallMs: number };
+  | {
+      type: 'done';
+      completed: number;
+      failures: string[];
+      pendingRetries: number;
+      requests: number;
+      wallMs: number;
+      /** This process's CPU (users and both simulators) during the run: it competes for the same cores. */
+      cpuMs: number;
+    };
 
 const DOCUMENTS: CertificateDocument[] = ['resident-certificate', 'resident-abstract', 'family-relations'];
 const send = (report: LoadReport) => process.send?.(report);
@@ -83,7 +92,10 @@ async function flow(
 
 async function reads(message: Extract<LoadMessage, { type: 'reads' }>, counters: { requests: number }) {
   await Promise.all(
-    message.assignments.map(async ({ userId, id }) => {
+    message.assignments.map(async ({ userId, id }, i) => {
+      // Spread over one second like the flows' arrivals: a baseline taken as a burst of 200
+      // requests in the same millisecond measured queueing behind that burst, not a read.
+      await sleep((i / message.assignments.length) * 1000);
       const token = await signDevelopmentToken({ userId, secret: message.secret });
       for (let i = 0; i < message.readsPerUser; i++) {
         counters.requests++;
@@ -112,6 +124,7 @@ process.on('message', async (message: LoadMessage) => {
   const counters = { pending: 0, requests: 0 };
   const failures: string[] = [];
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   let completed = 0;
   if (message.type === 'flows') {
     await Promise.all(
@@ -143,6 +156,7 @@ process.on('message', async (message: LoadMessage) => {
     pendingRetries: counters.pending,
     requests: counters.requests,
     wallMs: performance.now() - started,
+    cpuMs: ((cpu) => (cpu.user + cpu.system) / 1000)(process.cpuUsage(cpuBefore)),
   });
 });
 
