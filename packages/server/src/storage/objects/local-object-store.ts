@@ -155,15 +155,25 @@ export class LocalObjectStore implements ObjectStore {
     const tmpMeta = this.tmpFile();
     const dataPath = this.pathIn(this.dataRoot, key);
     const metaPath = this.pathIn(this.metaRoot, key, '.json');
-    try {
-      fs.mkdirSync(this.tmpRoot, { recursive: true });
+    const attempt = () => {
+      this.ensureDirectorySync(this.tmpRoot);
       fs.writeFileSync(tmpData, body);
       fs.writeFileSync(tmpMeta, JSON.stringify(meta));
-      fs.mkdirSync(metaDirectory, { recursive: true });
-      fs.mkdirSync(dataDirectory, { recursive: true });
+      this.ensureDirectorySync(metaDirectory);
+      this.ensureDirectorySync(dataDirectory);
       // Meta first, then data: a reader that finds the data always finds its matching meta.
       fs.renameSync(tmpMeta, metaPath);
       fs.renameSync(tmpData, dataPath);
+    };
+    try {
+      try {
+        attempt();
+      } catch (error) {
+        // A cached folder removed behind our back: forget the cache and try once more.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        this.directories.clear();
+        attempt();
+      }
     } catch (error) {
       fs.rmSync(tmpMeta, { force: true });
       fs.rmSync(tmpData, { force: true });
@@ -269,6 +279,13 @@ export class LocalObjectStore implements ObjectStore {
     if (!meta || meta.sha256 !== sha256 || meta.size !== size) return false;
     const stat = await fsp.stat(this.pathIn(this.dataRoot, key)).catch(() => undefined);
     return stat?.isFile() === true && stat.size === size;
+  }
+
+  private ensureDirectorySync(directory: string): void {
+    if (this.directories.has(directory)) return;
+    fs.mkdirSync(directory, { recursive: true });
+    if (this.directories.size >= 10_000) this.directories.clear();
+    this.directories.add(directory);
   }
 
   /** Creates a directory once per process; known ones cost no thread-pool trip. */
