@@ -19,14 +19,26 @@ export function bearerTokenOf(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-const unauthorized = (message: string) =>
-  new AppError(401, 'UNAUTHORIZED', message, {}, { 'www-authenticate': 'Bearer realm="ferry"' });
+export interface BearerTokenLabel {
+  /** The WWW-Authenticate realm. */
+  realm: string;
+  /** What people call this token, in messages ("bearer token", "operator token"). */
+  noun: string;
+  /** The variable that configures it, named in the message that asks for it. */
+  variable: string;
+}
 
-/** Builds a preHandler that admits only requests carrying the release token. */
-export function requireBearerToken(expected: string) {
+const RELEASE_TOKEN: BearerTokenLabel = { realm: 'ferry', noun: 'bearer token', variable: 'OTA_RELEASE_TOKEN' };
+
+/** Builds an onRequest hook that admits only requests carrying the expected token. */
+export function requireBearerToken(expected: string, label: BearerTokenLabel = RELEASE_TOKEN) {
+  const unauthorized = (message: string) =>
+    new AppError(401, 'UNAUTHORIZED', message, {}, { 'www-authenticate': `Bearer realm="${label.realm}"` });
+  const article = /^[aeiou]/i.test(label.noun) ? 'An' : 'A';
   return async (request: FastifyRequest): Promise<void> => {
     const presented = bearerTokenOf(request);
-    if (!presented) throw unauthorized('A bearer token is required (Authorization: Bearer <OTA_RELEASE_TOKEN>).');
-    if (!tokensMatch(presented, expected)) throw unauthorized('The bearer token is not valid.');
+    if (!presented)
+      throw unauthorized(`${article} ${label.noun} is required (Authorization: Bearer <${label.variable}>).`);
+    if (!tokensMatch(presented, expected)) throw unauthorized(`The ${label.noun} is not valid.`);
   };
 }
