@@ -1,8 +1,8 @@
 import type { FunnelDependencies, FunnelEntry } from '@ferry/certificate-flow';
+import { useFunnelMachine } from '@ferry/certificate-flow/react';
 import { AlertDialog } from './components/AlertDialog.js';
 import { BusyStatus } from './components/BusyStatus.js';
 import { ProgressSteps } from './components/ProgressSteps.js';
-import { useFunnel } from './funnel/use-funnel.js';
 import { ConfirmStep } from './steps/ConfirmStep.js';
 import { DoneStep } from './steps/DoneStep.js';
 import { IntroStep } from './steps/IntroStep.js';
@@ -16,7 +16,7 @@ const STEP_VIEWS = {
 } as const;
 
 export function Funnel({ entry, deps }: { entry: FunnelEntry; deps: FunnelDependencies }) {
-  const [state, dispatch] = useFunnel(entry, deps);
+  const [state, dispatch] = useFunnelMachine(entry, deps);
   const Step = STEP_VIEWS[state.step];
   return (
     <>

@@ -1,15 +1,7 @@
-import {
-  type FunnelAlert,
-  type FunnelDependencies,
-  type FunnelEntry,
-  type FunnelEvent,
-  type FunnelState,
-  funnelReducer,
-  initialFunnelState,
-  performPendingWork,
-} from '@ferry/certificate-flow';
+import type { FunnelAlert, FunnelDependencies, FunnelEntry, FunnelEvent, FunnelState } from '@ferry/certificate-flow';
+import { useFunnelMachine } from '@ferry/certificate-flow/react';
 import type { Provider } from '@ferry/contracts';
-import { useEffect, useReducer, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Alert } from 'react-native';
 import { CERTIFICATE_PROVIDERS } from './certificate-providers';
 
@@ -50,22 +42,11 @@ export function useCertificateFunnel(
   deps: FunnelDependencies,
   options: UseCertificateFunnelOptions = {},
 ): CertificateFunnel {
-  const [state, dispatch] = useReducer(funnelReducer, entry, initialFunnelState);
-  const lastStarted = useRef(0);
+  const [state, dispatch] = useFunnelMachine(entry, deps);
   const shownAlert = useRef<FunnelAlert | null>(null);
   const showAlert = options.showAlert ?? nativeAlert(options.okLabel);
   const showAlertRef = useRef(showAlert);
   showAlertRef.current = showAlert;
-
-  useEffect(() => {
-    // Each piece of work runs once per id, even when React runs effects twice: no call is sent twice.
-    const pending = state.pending;
-    if (!pending || pending.id === lastStarted.current) return;
-    lastStarted.current = pending.id;
-    void performPendingWork(state, deps).then((event) => {
-      if (event) dispatch(event);
-    });
-  }, [state, deps]);
 
   useEffect(() => {
     const alert = state.alert;
