@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { releasePayload } from './support/releases.js';
-import { spawnServer } from './support/spawn-server.js';
+import { type SpawnedServer, spawnServer as spawn } from './support/spawn-server.js';
 
 const tempDirs: string[] = [];
 const tempDir = () => {
@@ -12,7 +12,15 @@ const tempDir = () => {
   tempDirs.push(dir);
   return path.join(dir, 'data');
 };
-afterEach(() => {
+// Every server a test starts is stopped afterwards, also when the test failed half-way.
+const servers: SpawnedServer[] = [];
+const spawnServer = (env: Record<string, string>) => {
+  const server = spawn(env);
+  servers.push(server);
+  return server;
+};
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop('SIGKILL')));
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
