@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../support/engines.js';
 import { releasePayload } from '../../../support/releases.js';
+import { rowCounts } from '../../../support/row-counts.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
 let trackCounter = 0;
@@ -18,18 +19,7 @@ describeEachEngine('POST /api/updates/release', (engine) => {
 
   const publish = (payload: unknown, init: RequestInit = {}) =>
     server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload), ...init });
-  const tableCounts = async () => {
-    const db = server.app.ferry.database.db;
-    const releases = await db
-      .selectFrom('releases')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const audits = await db
-      .selectFrom('audit_events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return { releases: Number(releases.n), audits: Number(audits.n) };
-  };
+  const tableCounts = () => rowCounts(server.app.ferry.database.db, ['releases', 'audit_events']);
   const auditFor = async (releaseId: string) =>
     server.app.ferry.database.db
       .selectFrom('audit_events')

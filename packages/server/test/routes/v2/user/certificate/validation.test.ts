@@ -13,6 +13,7 @@ import {
   TEST_CERT_AES_KEY,
 } from '../../../../support/certificates.js';
 import { describeEachEngine } from '../../../../support/engines.js';
+import { rowCounts } from '../../../../support/row-counts.js';
 
 const aesPayload = (plain: string) => encryptIdentityPart(plain, TEST_CERT_AES_KEY);
 const twoWayInfo = { jobIndex: 0, threadIndex: 0, jti: 'abc', twoWayTimestamp: 1 };
@@ -129,25 +130,11 @@ describeEachEngine('certificate request validation', (engine) => {
   });
   afterAll(async () => server?.close());
 
-  const rowCounts = async () => {
-    const db = server.app.ferry.database.db;
-    const count = async (table: 'certificate_authentication_states' | 'certificate_issuances') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    return {
-      states: await count('certificate_authentication_states'),
-      issuances: await count('certificate_issuances'),
-    };
-  };
+  const countRows = () =>
+    rowCounts(server.app.ferry.database.db, ['certificate_authentication_states', 'certificate_issuances']);
 
   it.each(rows)('%s → 400 naming the field', async (_name, document, body, field) => {
-    const [calls, counts] = [server.vendorCalls(), await rowCounts()];
+    const [calls, counts] = [server.vendorCalls(), await countRows()];
     const response = await server.post(document, body, token);
     expect(response.status).toBe(400);
     const text = await response.text();
@@ -156,7 +143,7 @@ describeEachEngine('certificate request validation', (engine) => {
     expect(error.details.fields.map((f: { path: string }) => f.path)).toContain(field);
     expect(text).not.toContain(PERSON.back);
     expect(server.vendorCalls()).toBe(calls);
-    expect(await rowCounts()).toEqual(counts);
+    expect(await countRows()).toEqual(counts);
   });
 
   describe('the request itself', () => {
