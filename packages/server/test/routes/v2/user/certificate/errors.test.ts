@@ -10,6 +10,7 @@ import {
   VENDORS,
 } from '../../../../support/certificates.js';
 import { describeEachEngine } from '../../../../support/engines.js';
+import { rowCounts } from '../../../../support/row-counts.js';
 
 const VENDOR_TIMEOUT_MS = 500;
 
@@ -32,22 +33,12 @@ describeEachEngine('certificate errors', (engine) => {
   });
   afterAll(async () => server?.close());
 
-  const rowCounts = async () => {
-    const db = server.app.ferry.database.db;
-    const count = async (table: 'certificate_authentication_states' | 'certificate_issuances' | 'assignments') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    return {
-      states: await count('certificate_authentication_states'),
-      issuances: await count('certificate_issuances'),
-    };
-  };
+  const countRows = () =>
+    rowCounts(server.app.ferry.database.db, ['certificate_authentication_states', 'certificate_issuances']);
+
+  // Changes the last character to a different one, so the state is always altered (a fixed
+  // replacement was a no-op whenever the value already ended in it: 1 in 16 hex jtis).
+  const tamper = (value: string) => `${value.slice(0, -1)}${value.endsWith('0') ? '1' : '0'}`;
 
   const expectError = async (response: Response, status: number, code: string) => {
     expect(response.status).toBe(status);
@@ -116,7 +107,7 @@ describeEachEngine('certificate errors', (engine) => {
     it.each(['provider_d', 'provider_e'] as const)(
       'VENDOR_B with %s (disabled for it) → 400 before any vendor call',
       async (provider) => {
-        const [calls, counts] = [server.vendorCalls(), await rowCounts()];
+        const [calls, counts] = [server.vendorCalls(), await countRows()];
         const token = await server.tokenFor(newUser());
         const response = await server.post(
           'resident-certificate',
@@ -126,7 +117,7 @@ describeEachEngine('certificate errors', (engine) => {
         const error = await expectError(response, 400, 'UNSUPPORTED_PROVIDER');
         expect(error.details).toEqual({ vendor: 'VENDOR_B', loginOrgCd: provider });
         expect(server.vendorCalls()).toBe(calls);
-        expect(await rowCounts()).toEqual(counts);
+        expect(await countRows()).toEqual(counts);
       },
     );
 
@@ -213,8 +204,8 @@ describeEachEngine('certificate errors', (engine) => {
           document,
           body: bodyFor(document, {
             vendor,
-            stepData: first.stepData ? `${first.stepData.slice(0, -4)}AAA=` : null,
-            twoWayInfo: first.twoWayInfo ? { ...first.twoWayInfo, jti: `${first.twoWayInfo.jti.slice(0, -1)}0` } : null,
+            stepData: first.stepData ? tamper(first.stepData) : null,
+            twoWayInfo: first.twoWayInfo ? { ...first.twoWayInfo, jti: tamper(first.twoWayInfo.jti) } : null,
           }),
           otherUser: false,
         }),
@@ -223,11 +214,11 @@ describeEachEngine('certificate errors', (engine) => {
       const { token, first } = await started(document, vendor);
       await control(vendor, '/sessions/latest/approve');
       const attempt = change(first);
-      const [calls, counts] = [server.vendorCalls(), await rowCounts()];
+      const [calls, counts] = [server.vendorCalls(), await countRows()];
       const tokenToUse = attempt.otherUser ? await server.tokenFor(newUser()) : token;
       await expectError(await server.post(attempt.document, attempt.body, tokenToUse), 403, 'AUTH_STATE_INVALID');
       expect(server.vendorCalls()).toBe(calls);
-      expect(await rowCounts()).toEqual(counts);
+      expect(await countRows()).toEqual(counts);
       // The rightful owner can still finish.
       expect((await server.post(document, secondBodyFor(document, first, { vendor }), token)).status).toBe(200);
     });
@@ -235,14 +226,14 @@ describeEachEngine('certificate errors', (engine) => {
     it('VENDOR_REJECTED with the vendor code when the user cancels', async () => {
       const { token, first } = await started(document, vendor);
       await control(vendor, '/sessions/latest/reject');
-      const counts = await rowCounts();
+      const counts = await countRows();
       const error = await expectError(
         await server.post(document, secondBodyFor(document, first, { vendor }), token),
         422,
         'VENDOR_REJECTED',
       );
       expect(error.details).toEqual({ vendor, vendorCode: vendor === 'VENDOR_A' ? 'AUTH-CANCEL' : 'CF-12102' });
-      expect(await rowCounts()).toEqual(counts);
+      expect(await countRows()).toEqual(counts);
     });
 
     describe.each([
@@ -260,7 +251,7 @@ describeEachEngine('certificate errors', (engine) => {
 
       it(`first call → ${status} ${code}, nothing recorded`, async () => {
         await inject();
-        const counts = await rowCounts();
+        const counts = await countRows();
         const token = await server.tokenFor(newUser());
         const before = Date.now();
         const error = await expectError(
@@ -271,16 +262,16 @@ describeEachEngine('certificate errors', (engine) => {
         expect(Date.now() - before).toBeLessThan(VENDOR_TIMEOUT_MS + 4000);
         expect(error.details).toMatchObject({ vendor });
         if (status === 504) expect(error.details).toEqual({ vendor, timeoutMs: VENDOR_TIMEOUT_MS });
-        expect(await rowCounts()).toEqual(counts);
+        expect(await countRows()).toEqual(counts);
       });
 
       it(`second call → ${status} ${code}; the same call succeeds afterwards`, async () => {
         const { token, first } = await started(document, vendor);
         await control(vendor, '/sessions/latest/approve');
         await control(vendor, '/faults', { fault });
-        const counts = await rowCounts();
+        const counts = await countRows();
         await expectError(await server.post(document, secondBodyFor(document, first, { vendor }), token), status, code);
-        expect(await rowCounts()).toEqual(counts);
+        expect(await countRows()).toEqual(counts);
         const retry = await server.post(document, secondBodyFor(document, first, { vendor }), token);
         expect(retry.status).toBe(200);
       });
