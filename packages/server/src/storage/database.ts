@@ -52,11 +52,12 @@ function withStatementCache(sqlite: Sqlite.Database): SqliteDatabase {
 
 export function openDatabase(target: Config['database']): Database {
   if (target.engine === 'postgres') {
-    const pool = new pg.Pool({
-      connectionString: target.url,
-      max: target.poolSize ?? DEFAULT_POOL_SIZE,
-      types: pgTypes,
-    });
+    const size = target.poolSize ?? DEFAULT_POOL_SIZE;
+    // A fixed-size pool (min = max, as HikariCP recommends): pg-pool otherwise closes connections
+    // idle for 10 s and opens them again when traffic returns, and opening one (a backend fork,
+    // authentication, a cold catalog cache) costs tens of milliseconds that land on the requests
+    // queued behind it, exactly when a burst arrives. openMigratedDatabase opens them all at start.
+    const pool = new pg.Pool({ connectionString: target.url, max: size, min: size, types: pgTypes });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
@@ -72,11 +73,18 @@ export function openDatabase(target: Config['database']): Database {
   return { engine: 'sqlite', db, close: () => db.destroy() };
 }
 
-/** Opens the database and applies every pending migration. */
+/** Opens every connection the pool may hold, so the first burst of requests does not wait for them. */
+async function warmPool(pool: pg.Pool): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
+  for (const client of clients) client.release();
+}
+
+/** Opens the database, applies every pending migration and, for PostgreSQL, opens the pool's connections. */
 export async function openMigratedDatabase(target: Config['database']): Promise<Database> {
   const database = openDatabase(target);
   try {
     await migrateToLatest(database.db, database.engine);
+    if (database.pool) await warmPool(database.pool);
   } catch (error) {
     await database.close();
     throw error;
