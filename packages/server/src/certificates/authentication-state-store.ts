@@ -21,6 +21,18 @@ export interface AuthenticationState {
   createdAt: number;
 }
 
+/** What a second call claims: its state, and the binding the state must have been recorded with. */
+export interface BoundClaim {
+  stateHash: string;
+  userId: string;
+  vendor: CertificateVendor;
+  document: CertificateDocument;
+  provider: ProviderCode;
+  assignmentId: string | null;
+  now: number;
+  leaseUntil: number;
+}
+
 /** The AuthStateStore port. */
 export interface AuthenticationStateStore {
   record(state: AuthenticationState): Promise<void>;
@@ -30,6 +42,12 @@ export interface AuthenticationStateStore {
    * out (its holder died). Exactly one of several concurrent second calls gets it.
    */
   claim(id: string, now: number, leaseUntil: number): Promise<boolean>;
+  /**
+   * The second call's usual case in one statement: takes the lease of the state with this hash
+   * only if it is bound to exactly this call, unexpired, and claimable as in `claim`. Answers the
+   * state's id, or undefined when any of that does not hold; the caller then finds out why.
+   */
+  claimBound(claim: BoundClaim): Promise<string | undefined>;
   /** Gives the lease back after a second call that did not issue (pending, failed). */
   release(id: string): Promise<void>;
   /** Forgets unissued states that expired before `before`. */

@@ -213,7 +213,39 @@ export class IssuanceService {
     stopwatch: RequestStopwatch,
   ): Promise<CertificateResponse> {
     const now = this.now().getTime();
-    const state = await this.deps.states.findByHash(hashVendorState(vendorState));
+    const stateHash = hashVendorState(vendorState);
+    // The lease outlives the vendor timeout, so a crashed holder frees it.
+    const leaseUntil = now + this.deps.vendorTimeoutMs + 10_000;
+    // The usual second call takes its lease in one round trip; anything unusual (not yet
+    // recorded, another user, expired, issued, held by a concurrent call) fails that statement
+    // and is sorted out below, changing nothing on the way.
+    const claimedId = await this.deps.states.claimBound({
+      stateHash,
+      userId: command.userId,
+      vendor: command.vendor,
+      document: command.document,
+      provider: command.provider,
+      assignmentId: command.assignmentId,
+      now,
+      leaseUntil,
+    });
+    const stateId = claimedId ?? (await this.claimUnusual(command, stateHash, now, leaseUntil));
+    if (typeof stateId !== 'string') return stateId;
+    return this.issueClaimed(command, client, request, vendorState, stateId, stopwatch);
+  }
+
+  /**
+   * Why the one-statement claim failed: refuses a state that is unknown or bound to another
+   * call, answers an issued one again, refuses an expired one, and otherwise claims as usual
+   * (a lease that ran out since) or answers AUTH_PENDING while another call holds it.
+   */
+  private async claimUnusual(
+    command: IssueCommand,
+    stateHash: string,
+    now: number,
+    leaseUntil: number,
+  ): Promise<string | CertificateResponse> {
+    const state = await this.deps.states.findByHash(stateHash);
     const verdict = checkBinding(state, {
       userId: command.userId,
       vendor: command.vendor,
@@ -235,15 +267,23 @@ export class IssuanceService {
     }
     if (verdict.kind === 'reissue') return this.reissue(state.id);
     if (verdict.kind === 'expired') throw authExpired();
-
     // One second call at a time per state; a concurrent duplicate retries later and then gets the
-    // issued document. The lease outlives the vendor timeout, so a crashed holder frees it.
-    const leaseUntil = now + this.deps.vendorTimeoutMs + 10_000;
-    if (!(await this.deps.states.claim(state.id, now, leaseUntil))) {
-      const current = await this.deps.states.findByHash(state.stateHash);
-      if (current?.status === 'issued') return this.reissue(state.id);
-      throw authPending();
-    }
+    // issued document.
+    if (await this.deps.states.claim(state.id, now, leaseUntil)) return state.id;
+    const current = await this.deps.states.findByHash(state.stateHash);
+    if (current?.status === 'issued') return this.reissue(state.id);
+    throw authPending();
+  }
+
+  /** Completes at the vendor under the lease this call holds, stores the PDF and records the issuance. */
+  private async issueClaimed(
+    command: IssueCommand,
+    client: VendorClient,
+    request: VendorIssuanceRequest,
+    vendorState: VendorAuthState,
+    stateId: string,
+    stopwatch: RequestStopwatch,
+  ): Promise<CertificateResponse> {
     let issuanceId: string;
     let objectKey: string;
     try {
@@ -258,14 +298,14 @@ export class IssuanceService {
         });
       }
       issuanceId = randomUUID();
-      objectKey = certificateObjectKey(command.userId, issuanceId);
+      objectKey = certificateObjectKey(issuanceId);
       const storing = performance.now();
       await this.deps.objects.put(objectKey, issued.pdf, { contentType: 'application/pdf' });
       stopwatch.storageMs += performance.now() - storing;
       const issuedAt = this.now().getTime();
       await this.deps.issuances.record({
         id: issuanceId,
-        authenticationStateId: state.id,
+        authenticationStateId: stateId,
         userId: command.userId,
         assignmentId: command.assignmentId,
         vendor: command.vendor,
@@ -278,7 +318,7 @@ export class IssuanceService {
         deletedAt: null,
       });
     } catch (error) {
-      await this.deps.states.release(state.id).catch(() => {});
+      await this.deps.states.release(stateId).catch(() => {});
       throw error;
     }
     this.deps.log.info({ vendor: command.vendor, document: command.document, issuanceId }, 'certificate issued');

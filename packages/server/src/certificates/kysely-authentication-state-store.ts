@@ -2,7 +2,7 @@ import type { CertificateDocument, CertificateVendor, ProviderCode } from '@ferr
 import type { Selectable } from 'kysely';
 import type { Database } from '../storage/database.js';
 import type { CertificateAuthenticationStatesTable } from '../storage/schema.js';
-import type { AuthenticationState, AuthenticationStateStore } from './authentication-state-store.js';
+import type { AuthenticationState, AuthenticationStateStore, BoundClaim } from './authentication-state-store.js';
 
 const toState = (row: Selectable<CertificateAuthenticationStatesTable>): AuthenticationState => ({
   id: row.id,
@@ -63,6 +63,28 @@ export class KyselyAuthenticationStateStore implements AuthenticationStateStore 
       )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  async claimBound(claim: BoundClaim): Promise<string | undefined> {
+    const row = await this.db
+      .updateTable('certificate_authentication_states')
+      .set({ status: 'completing', lease_until: claim.leaseUntil })
+      .where('state_hash', '=', claim.stateHash)
+      .where('user_id', '=', claim.userId)
+      .where('vendor', '=', claim.vendor)
+      .where('document', '=', claim.document)
+      .where('provider', '=', claim.provider)
+      .where('assignment_id', claim.assignmentId === null ? 'is' : '=', claim.assignmentId)
+      .where('expires_at', '>', claim.now)
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'pending'),
+          eb.and([eb('status', '=', 'completing'), eb('lease_until', '<', claim.now)]),
+        ]),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id;
   }
 
   async release(id: string): Promise<void> {

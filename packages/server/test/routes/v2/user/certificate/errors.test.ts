@@ -223,6 +223,38 @@ describeEachEngine('certificate errors', (engine) => {
       expect((await server.post(document, secondBodyFor(document, first, { vendor }), token)).status).toBe(200);
     });
 
+    it('concurrent second calls: one completes at the vendor, the others get AUTH_PENDING, a retry gets the same PDF', async () => {
+      const { token, first } = await started(document, vendor);
+      await control(vendor, '/sessions/latest/approve');
+      // The vendor answers slowly, so the call holding the lease is still there when the others arrive.
+      await fetch(`${server.simulators[vendor].url}/_control/latency`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ms: 300 }),
+      });
+      const calls = server.vendorCalls();
+      const responses = await Promise.all(
+        Array.from({ length: 4 }, () => server.post(document, secondBodyFor(document, first, { vendor }), token)),
+      );
+      const statuses = responses.map((response) => response.status).sort();
+      expect(statuses).toEqual([200, 409, 409, 409]);
+      for (const response of responses.filter((r) => r.status === 409)) {
+        expect((await response.json()).error).toMatchObject({ code: 'AUTH_PENDING', details: { retryable: true } });
+      }
+      const issued = await unwrap(document, responses.find((r) => r.status === 200) as Response);
+      expect(server.vendorCalls()).toBe(calls + 1);
+      const retry = await unwrap(
+        document,
+        await server.post(document, secondBodyFor(document, first, { vendor }), token),
+      );
+      const [a, b] = await Promise.all(
+        [issued, retry].map(async (r) => Buffer.from(await (await fetch(r.preSignedUrl as string)).arrayBuffer())),
+      );
+      expect(a?.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(b?.equals(a as Buffer)).toBe(true);
+      expect(server.vendorCalls()).toBe(calls + 1);
+    });
+
     it('VENDOR_REJECTED with the vendor code when the user cancels', async () => {
       const { token, first } = await started(document, vendor);
       await control(vendor, '/sessions/latest/reject');
