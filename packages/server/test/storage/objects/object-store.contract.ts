@@ -120,6 +120,33 @@ export function describeObjectStoreContract(adapter: AdapterName): void {
       expect((await readAll(second!.body)).toString()).toBe('second, longer');
     });
 
+    it('a small object whose key names its type (.pdf) reads back with it', async () => {
+      const { store } = ctx();
+      const key = freshKey().replace(/\.bin$/, '.pdf');
+      const body = Buffer.from('%PDF-1.4 small document');
+      await store.put(key, body, { contentType: 'application/pdf' });
+      const got = await store.get(key);
+      expect(got).toMatchObject({ key, size: body.length, contentType: 'application/pdf' });
+      expect(got?.etag).toMatch(/^"[^"]+"$/);
+      expect((await readAll(got!.body)).equals(body)).toBe(true);
+    });
+
+    it('replacing an object with other bytes of the same size changes type and validator', async () => {
+      const { store } = ctx();
+      const key = freshKey().replace(/\.bin$/, '.pdf');
+      await store.put(key, Buffer.from('first-'), { contentType: 'application/octet-stream' });
+      const first = await store.head(key);
+      await store.put(key, Buffer.from('second'), { contentType: 'application/pdf' });
+      const second = await store.get(key);
+      expect(second).toMatchObject({ size: 6, contentType: 'application/pdf' });
+      expect(second?.etag).not.toBe(first?.etag);
+      expect((await readAll(second!.body)).toString()).toBe('second');
+      await store.put(key, Buffer.from('third-'), { contentType: 'application/pdf' });
+      const third = await store.get(key);
+      expect(third?.etag).not.toBe(second?.etag);
+      expect((await readAll(third!.body)).toString()).toBe('third-');
+    });
+
     it('deletes, and deleting a missing key is not an error', async () => {
       const { store } = ctx();
       const key = freshKey();
