@@ -368,7 +368,8 @@ describeEachEngine('certificate errors', (engine) => {
         .where('assignment_id', '=', assignmentId)
         .executeTakeFirstOrThrow();
       expect(issuance).toMatchObject({ user_id: userId, vendor: 'VENDOR_B', document, byte_size: expect.any(Number) });
-      expect(issuance.object_key).toBe(`certificates/${userId}/${issuance.id}.pdf`);
+      expect(issuance.object_key).toBe(`certificates/${issuance.id.slice(0, 2)}/${issuance.id}.pdf`);
+      expect(issuance.object_key).not.toContain(userId);
     });
   });
 });
