@@ -63,7 +63,7 @@ export function useCertificateFunnel(
       dismissed = true;
       dispatch({ type: 'alertDismissed' });
     });
-  }, [state.alert]);
+  }, [state.alert, dispatch]);
 
   return { state, dispatch, providers: CERTIFICATE_PROVIDERS, isBusy: state.pending !== null };
 }
