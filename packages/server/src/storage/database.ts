@@ -12,8 +12,19 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Database {
   engine: Engine;
   db: Kysely<DatabaseSchema>;
+  /**
+   * The same database, for rows a database crash may lose without harm because the flow already
+   * handles their absence (see docs/decisions.md, "Asynchronous commit"). On PostgreSQL its
+   * connections run with synchronous_commit = off: a commit returns without waiting for the WAL
+   * flush, which the WAL writer does within ~0.6 s, and a later synchronous commit flushes it
+   * first, so nothing written here can be lost while something committed after it survives.
+   * On SQLite it is `db`.
+   */
+  ephemeral: Kysely<DatabaseSchema>;
   /** Only for PostgreSQL: the pool, for LISTEN/NOTIFY and advisory locks. */
   pool?: pg.Pool;
+  /** Opens every pooled connection (PostgreSQL), so the first burst of requests does not wait for them. */
+  warm?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,11 +68,31 @@ export function openDatabase(target: Config['database']): Database {
     // idle for 10 s and opens them again when traffic returns, and opening one (a backend fork,
     // authentication, a cold catalog cache) costs tens of milliseconds that land on the requests
     // queued behind it, exactly when a burst arrives. openMigratedDatabase opens them all at start.
+    // Two pools of that size: one as configured, one for `ephemeral` writes.
     const pool = new pg.Pool({ connectionString: target.url, max: size, min: size, types: pgTypes });
+    const ephemeralPool = new pg.Pool({
+      connectionString: target.url,
+      max: size,
+      min: size,
+      types: pgTypes,
+      // Set at connection start-up, so it costs no round trip.
+      options: '-c synchronous_commit=off',
+    });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
+    ephemeralPool.on('error', () => {});
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    return { engine: 'postgres', db, pool, close: () => db.destroy() };
+    const ephemeral = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: ephemeralPool }) });
+    return {
+      engine: 'postgres',
+      db,
+      ephemeral,
+      pool,
+      warm: () => Promise.all([warmPool(pool), warmPool(ephemeralPool)]).then(() => {}),
+      close: async () => {
+        await Promise.all([db.destroy(), ephemeral.destroy()]);
+      },
+    };
   }
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
   const sqlite = new Sqlite(target.file);
@@ -70,7 +101,7 @@ export function openDatabase(target: Config['database']): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { engine: 'sqlite', db, close: () => db.destroy() };
+  return { engine: 'sqlite', db, ephemeral: db, close: () => db.destroy() };
 }
 
 /** Opens every connection the pool may hold, so the first burst of requests does not wait for them. */
@@ -84,7 +115,7 @@ export async function openMigratedDatabase(target: Config['database']): Promise<
   const database = openDatabase(target);
   try {
     await migrateToLatest(database.db, database.engine);
-    if (database.pool) await warmPool(database.pool);
+    await database.warm?.();
   } catch (error) {
     await database.close();
     throw error;
