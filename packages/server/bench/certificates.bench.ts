@@ -17,8 +17,9 @@
  * - The baseline readers arrive spread over one second like the flows' users. They used to fire all
  *   200 first reads in the same millisecond, so the baseline measured queueing behind that burst
  *   (p99 ≈ 300–500 ms) rather than a read.
- * - Users and simulators share the machine's cores with the server. Their CPU during the flows is
- *   printed next to the server's, so queueing caused by the load generator is visible as a number.
+ * - Users and simulators share the machine's cores with the server; they run at nice 19 and their
+ *   CPU during the flows is printed next to the server's (see LOAD_NICE).
+ * - One whole warm-up round is not counted; then BENCH_ROUNDS rounds are pooled (see ROUNDS).
  * - DATABASE_POOL_SIZE applies to the PostgreSQL run as it would in production.
  */
 import { fork } from 'node:child_process';
@@ -31,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
+import { DEFAULT_POOL_SIZE } from '../src/storage/database.js';
 import { createTestDatabase, type EngineName, type TestDatabase } from '../test/support/engines.js';
 import { percentile, printTable } from './bench-stats.js';
 import type { LoadMessage, LoadReport } from './certificate-load.js';
@@ -38,12 +40,26 @@ import type { LoadMessage, LoadReport } from './certificate-load.js';
 const USERS = Number(process.env.BENCH_USERS ?? 200);
 const APPROVAL_DELAY_MS = 1000;
 const TARGET_P99_MS = 10;
+/**
+ * The 200-user run is repeated and the calls of all rounds pooled: a p99 over 400 calls is their
+ * 4th-slowest, which one scheduling hiccup of the shared machine decides. Each round's p99 is
+ * printed as well, so a bad round stays visible.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LOOP_RESOLUTION_MS = 1;
 
 const load = fork(fileURLToPath(new URL('./certificate-load.ts', import.meta.url)), [], {
   execArgv: ['--import', 'tsx'],
   env: { ...process.env, BENCH_APPROVAL_DELAY_MS: String(APPROVAL_DELAY_MS) },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
+// The users and simulators stand in for phones and vendors on other machines; on a shared 2-core
+// machine they otherwise take turns on the cores with the server and PostgreSQL, and the kernel's
+// scheduling delays (several ms with more runnable processes than cores) show up as Ferry's
+// overhead. At nice 19 they run whenever the server and the database leave a core free.
+// BENCH_LOAD_NICE=0 measures with them at equal priority.
+const LOAD_NICE = Number(process.env.BENCH_LOAD_NICE ?? 19);
+if (LOAD_NICE !== 0 && load.pid !== undefined) os.setPriority(load.pid, LOAD_NICE);
 const nextReport = () => new Promise<LoadReport>((resolve) => load.once('message', (m: LoadReport) => resolve(m)));
 const ready = await nextReport();
 if (ready.type !== 'ready') throw new Error('the load process did not start');
@@ -89,10 +105,11 @@ async function bench(database: TestDatabase) {
       CERT_RATE_LIMIT_PER_MINUTE: '1000000',
       ...vendorEnv,
     }),
-    // The test database's target carries no pool size; DATABASE_POOL_SIZE applies to it as in production.
+    // The test database's small test pool is replaced by the production size: DATABASE_POOL_SIZE,
+    // or the default.
     database:
-      database.target.engine === 'postgres' && process.env.DATABASE_POOL_SIZE
-        ? { ...database.target, poolSize: Number(process.env.DATABASE_POOL_SIZE) }
+      database.target.engine === 'postgres'
+        ? { ...database.target, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE) }
         : database.target,
   };
   const app = await buildApp({ config, logger: pino({ level: 'warn' }) });
@@ -119,8 +136,11 @@ async function bench(database: TestDatabase) {
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-  // Warm-up: connections, statements, JIT.
-  await run({ type: 'flows', baseUrl, secret, aesKey, users: 10, approvalDelayMs: APPROVAL_DELAY_MS });
+  // Warm-up: one whole round, not counted. Ten users used to warm only a few of the pooled
+  // PostgreSQL connections, and a backend's first queries load its catalog caches: the first
+  // measured round was then always the slowest. Its p99 is printed for comparison.
+  await run({ type: 'flows', baseUrl, secret, aesKey, users: USERS, approvalDelayMs: APPROVAL_DELAY_MS });
+  const warmUpP99 = stats(calls.map((c) => c.overhead)).p99;
   calls = [];
 
   const assignments = await Promise.all(
@@ -132,23 +152,50 @@ async function bench(database: TestDatabase) {
   );
   const baseline = await run({ type: 'reads', baseUrl, secret, assignments, readsPerUser: 3 });
 
-  const loop = monitorEventLoopDelay({ resolution: 10 });
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
   const cpuBefore = process.cpuUsage();
-  const flows = await run({ type: 'flows', baseUrl, secret, aesKey, users: USERS, approvalDelayMs: APPROVAL_DELAY_MS });
+  const rounds: Array<{ flows: Extract<LoadReport, { type: 'done' }>; calls: CallSample[] }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    calls = [];
+    const flows = await run({
+      type: 'flows',
+      baseUrl,
+      secret,
+      aesKey,
+      users: USERS,
+      approvalDelayMs: APPROVAL_DELAY_MS,
+    });
+    rounds.push({ flows, calls });
+  }
   const cpu = process.cpuUsage(cpuBefore);
   loop.disable();
+  calls = rounds.flatMap((round) => round.calls);
+  const flows = {
+    completed: rounds.reduce((sum, round) => sum + round.flows.completed, 0),
+    allCompleted: rounds.every((round) => round.flows.completed === USERS),
+    failures: rounds.flatMap((round) => round.flows.failures),
+    pendingRetries: rounds.reduce((sum, round) => sum + round.flows.pendingRetries, 0),
+    requests: rounds.reduce((sum, round) => sum + round.flows.requests, 0),
+    wallMs: rounds.reduce((sum, round) => sum + round.flows.wallMs, 0),
+    cpuMs: rounds.reduce((sum, round) => sum + round.flows.cpuMs, 0),
+  };
+  const roundP99s = rounds.map((round) => stats(round.calls.map((c) => c.overhead)).p99);
 
   await app.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
   return {
     flows,
+    roundP99s,
+    warmUpP99,
     baseline,
     calls,
     read: stats(reads),
     reads: reads.length,
-    loopMaxMs: loop.max / 1e6,
-    loopP99Ms: loop.percentile(99) / 1e6,
+    // The histogram records the whole interval between samples, so an idle loop reads the
+    // resolution itself; the delay is what exceeds it.
+    loopMaxMs: Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS),
+    loopP99Ms: Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
     cpuMsPerCall: (cpu.user + cpu.system) / 1000 / Math.max(1, calls.length),
     serverCpuMs: (cpu.user + cpu.system) / 1000,
   };
@@ -180,7 +227,7 @@ for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
       ...blank,
     });
     const groups: Array<[string, CallSample[]]> = [
-      [`${r.calls.length} certificate calls`, r.calls],
+      [`${r.calls.length} certificate calls (${ROUNDS} rounds)`, r.calls],
       ['  first calls', r.calls.filter((c) => !c.second)],
       ['  second calls', r.calls.filter((c) => c.second)],
     ];
@@ -190,7 +237,7 @@ for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
       rows.push({
         engine,
         calls: label,
-        done: all ? `${r.flows.completed}/${USERS}` : '',
+        done: all ? `${r.flows.completed}/${USERS * ROUNDS}` : '',
         failed: all ? r.flows.failures.length : '',
         'p50 ms': overhead.p50,
         'p99 ms': overhead.p99,
@@ -205,7 +252,8 @@ for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
     notes.push(
       `${engine}: overhead p99 ${overallP99.toFixed(2)} ms = ${(overallP99 / r.read.p99).toFixed(2)}× the baseline read p99 ` +
         `(${r.read.p99.toFixed(2)} ms); event-loop delay p99 ${r.loopP99Ms.toFixed(2)} ms, max ${r.loopMaxMs.toFixed(2)} ms; ` +
-        `${r.flows.pendingRetries} AUTH_PENDING retries; ${r.flows.requests} requests in ${(r.flows.wallMs / 1000).toFixed(1)} s`,
+        `${r.flows.pendingRetries} AUTH_PENDING retries; ${r.flows.requests} requests in ${(r.flows.wallMs / 1000).toFixed(1)} s; ` +
+        `p99 of each round: ${r.roundP99s.map((p99) => p99.toFixed(2)).join(', ')} ms (warm-up round, not counted: ${r.warmUpP99.toFixed(2)} ms)`,
       // The load generator shares the machine's cores with the server; its share is printed so
       // queueing it causes is visible rather than hidden in the overhead figures.
       `${engine}: CPU during the flows: server ${r.serverCpuMs.toFixed(0)} ms, load generator (users + simulators) ` +
@@ -214,7 +262,7 @@ for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
         `of one core (of ${os.cpus().length}); baseline reads p50/p99 ${r.read.p50.toFixed(2)}/${r.read.p99.toFixed(2)} ms`,
     );
     if (r.flows.failures.length > 0) console.log(`${engine} failures:`, r.flows.failures.slice(0, 5));
-    if (r.flows.completed !== USERS || r.flows.failures.length > 0 || overallP99 > TARGET_P99_MS) ok = false;
+    if (!r.flows.allCompleted || r.flows.failures.length > 0 || overallP99 > TARGET_P99_MS) ok = false;
   } finally {
     await database.drop();
   }
@@ -222,8 +270,9 @@ for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
 load.send({ type: 'stop' } satisfies LoadMessage);
 
 console.log(
-  `\nbench:certificates: ${USERS} concurrent users, approval after ${APPROVAL_DELAY_MS} ms, vendors in a separate process; ` +
-    `load average ${loadBefore.toFixed(1)} → ${(os.loadavg()[0] ?? 0).toFixed(1)} on ${os.cpus().length} CPUs.`,
+  `\nbench:certificates: ${USERS} concurrent users × ${ROUNDS} rounds (BENCH_ROUNDS), approval after ${APPROVAL_DELAY_MS} ms, vendors in a separate process; ` +
+    `load average ${loadBefore.toFixed(1)} → ${(os.loadavg()[0] ?? 0).toFixed(1)} on ${os.cpus().length} CPUs; ` +
+    `load generator at nice ${LOAD_NICE} (BENCH_LOAD_NICE).`,
 );
 console.log(
   'p50/p99: Ferry time per call excluding vendor time (ms); "excl. storage" also excludes the object-store write; ' +
@@ -233,6 +282,6 @@ printTable(rows);
 console.log('');
 for (const line of notes) console.log(line);
 console.log(
-  `\nTarget: all ${USERS} complete with zero failures and overhead p99 ≤ ${TARGET_P99_MS} ms: ${ok ? 'met' : 'NOT met'}`,
+  `\nTarget: all ${USERS} complete in every round with zero failures, and overhead p99 ≤ ${TARGET_P99_MS} ms: ${ok ? 'met' : 'NOT met'}`,
 );
 process.exitCode = ok ? 0 : 1;
