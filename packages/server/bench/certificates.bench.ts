@@ -59,10 +59,16 @@ const load = fork(fileURLToPath(new URL('./certificate-load.ts', import.meta.url
 // overhead. At nice 19 they run whenever the server and the database leave a core free.
 // BENCH_LOAD_NICE=0 measures with them at equal priority.
 const LOAD_NICE = Number(process.env.BENCH_LOAD_NICE ?? 19);
-if (LOAD_NICE !== 0 && load.pid !== undefined) os.setPriority(load.pid, LOAD_NICE);
 const nextReport = () => new Promise<LoadReport>((resolve) => load.once('message', (m: LoadReport) => resolve(m)));
 const ready = await nextReport();
 if (ready.type !== 'ready') throw new Error('the load process did not start');
+// Linux keeps a nice value per thread and a new thread inherits its creator's: every thread the
+// child has by now (its main thread, V8's and libuv's) is reniced; later ones inherit it.
+if (LOAD_NICE !== 0 && load.pid !== undefined) {
+  const pid = load.pid;
+  const threads = fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`).map(Number) : [pid];
+  for (const thread of threads) os.setPriority(thread, LOAD_NICE);
+}
 const vendorEnv = ready.env;
 
 async function run(message: LoadMessage): Promise<Extract<LoadReport, { type: 'done' }>> {

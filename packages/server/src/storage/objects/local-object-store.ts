@@ -206,7 +206,7 @@ export class LocalObjectStore implements ObjectStore {
    *
    * Of those, creating a file or folder is the expensive one: ~0.5 ms of kernel time each on an
    * ext4 disk. So when the key's extension already names the content type (`.pdf`), no meta file
-   * is written: head() derives the type from the key and a validator from size and mtime. That
+   * is written: head() derives the type from the key and a validator from size, mtime and inode. That
    * leaves one new file per object (renamed into place), where there were two files and two folders.
    */
   private putSmall(key: string, body: Buffer, meta: MetaFile, dataDirectory: string, metaDirectory: string): void {
