@@ -1,13 +1,7 @@
-import type { CertificateDocument, CertificateVendor, ProviderCode } from '@ferry/contracts';
-import type { AuthenticationState } from './authentication-state-store.js';
+import type { AuthenticationBinding, AuthenticationState } from './authentication-state-store.js';
 
 /** Who is making a second call, and for what. */
-export interface SecondCall {
-  userId: string;
-  vendor: CertificateVendor;
-  document: CertificateDocument;
-  provider: ProviderCode;
-  assignmentId: string | null;
+export interface SecondCall extends AuthenticationBinding {
   now: number;
 }
 

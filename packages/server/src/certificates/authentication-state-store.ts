@@ -2,18 +2,22 @@ import type { CertificateDocument, CertificateVendor, ProviderCode } from '@ferr
 
 export type AuthenticationStatus = 'pending' | 'completing' | 'issued';
 
-/**
- * A started simple authentication, recorded when the first call answers. It binds the vendor's
- * state (by hash only) to a user, a document, a provider and optionally an assignment.
- */
-export interface AuthenticationState {
-  id: string;
-  stateHash: string;
+/** What an authentication is bound to: the user, the request's vendor, document, provider and assignment. */
+export interface AuthenticationBinding {
   userId: string;
   vendor: CertificateVendor;
   document: CertificateDocument;
   provider: ProviderCode;
   assignmentId: string | null;
+}
+
+/**
+ * A started simple authentication, recorded when the first call answers. It binds the vendor's
+ * state (by hash only) to a user, a document, a provider and optionally an assignment.
+ */
+export interface AuthenticationState extends AuthenticationBinding {
+  id: string;
+  stateHash: string;
   status: AuthenticationStatus;
   /** While status is completing: until when the second call that took the lease may hold it. */
   leaseUntil: number | null;
@@ -22,13 +26,8 @@ export interface AuthenticationState {
 }
 
 /** What a second call claims: its state, and the binding the state must have been recorded with. */
-export interface BoundClaim {
+export interface BoundClaim extends AuthenticationBinding {
   stateHash: string;
-  userId: string;
-  vendor: CertificateVendor;
-  document: CertificateDocument;
-  provider: ProviderCode;
-  assignmentId: string | null;
   now: number;
   leaseUntil: number;
 }

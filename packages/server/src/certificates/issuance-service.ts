@@ -17,7 +17,7 @@ import {
   type VendorIssuanceRequest,
 } from '../vendors/vendor-client.js';
 import type { AssignmentService } from './assignment-service.js';
-import { checkBinding } from './authentication-binding.js';
+import { checkBinding, type SecondCall } from './authentication-binding.js';
 import type { AuthenticationStateStore } from './authentication-state-store.js';
 import { certificateObjectKey } from './certificate-object-key.js';
 import { decryptIdentityPart, UndecryptableIdentityError } from './identity-crypto.js';
@@ -212,24 +212,22 @@ export class IssuanceService {
     vendorState: VendorAuthState,
     stopwatch: RequestStopwatch,
   ): Promise<CertificateResponse> {
-    const now = this.now().getTime();
-    const stateHash = hashVendorState(vendorState);
-    // The lease outlives the vendor timeout, so a crashed holder frees it.
-    const leaseUntil = now + this.deps.vendorTimeoutMs + 10_000;
-    // The usual second call takes its lease in one round trip; anything unusual (not yet
-    // recorded, another user, expired, issued, held by a concurrent call) fails that statement
-    // and is sorted out below, changing nothing on the way.
-    const claimedId = await this.deps.states.claimBound({
-      stateHash,
+    const call: SecondCall = {
       userId: command.userId,
       vendor: command.vendor,
       document: command.document,
       provider: command.provider,
       assignmentId: command.assignmentId,
-      now,
-      leaseUntil,
-    });
-    const stateId = claimedId ?? (await this.claimUnusual(command, stateHash, now, leaseUntil));
+      now: this.now().getTime(),
+    };
+    const stateHash = hashVendorState(vendorState);
+    // The lease outlives the vendor timeout, so a crashed holder frees it.
+    const leaseUntil = call.now + this.deps.vendorTimeoutMs + 10_000;
+    // The usual second call takes its lease in one round trip; anything unusual (not yet
+    // recorded, another user, expired, issued, held by a concurrent call) fails that statement
+    // and is sorted out below, changing nothing on the way.
+    const claimedId = await this.deps.states.claimBound({ ...call, stateHash, leaseUntil });
+    const stateId = claimedId ?? (await this.claimUnusual(call, stateHash, leaseUntil));
     if (typeof stateId !== 'string') return stateId;
     return this.issueClaimed(command, client, request, vendorState, stateId, stopwatch);
   }
@@ -240,25 +238,17 @@ export class IssuanceService {
    * (a lease that ran out since) or answers AUTH_PENDING while another call holds it.
    */
   private async claimUnusual(
-    command: IssueCommand,
+    call: SecondCall,
     stateHash: string,
-    now: number,
     leaseUntil: number,
   ): Promise<string | CertificateResponse> {
     const state = await this.deps.states.findByHash(stateHash);
-    const verdict = checkBinding(state, {
-      userId: command.userId,
-      vendor: command.vendor,
-      document: command.document,
-      provider: command.provider,
-      assignmentId: command.assignmentId,
-      now,
-    });
+    const verdict = checkBinding(state, call);
     if (verdict.kind === 'invalid' || !state) {
       this.deps.log.warn(
         {
-          vendor: command.vendor,
-          document: command.document,
+          vendor: call.vendor,
+          document: call.document,
           reason: verdict.kind === 'invalid' ? verdict.reason : 'unknown-state',
         },
         'authentication state refused',
@@ -269,7 +259,7 @@ export class IssuanceService {
     if (verdict.kind === 'expired') throw authExpired();
     // One second call at a time per state; a concurrent duplicate retries later and then gets the
     // issued document.
-    if (await this.deps.states.claim(state.id, now, leaseUntil)) return state.id;
+    if (await this.deps.states.claim(state.id, call.now, leaseUntil)) return state.id;
     const current = await this.deps.states.findByHash(state.stateHash);
     if (current?.status === 'issued') return this.reissue(state.id);
     throw authPending();

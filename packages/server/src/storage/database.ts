@@ -36,7 +36,7 @@ const pgTypes = {
   },
 };
 
-/** PostgreSQL connections when DATABASE_POOL_SIZE is unset. */
+/** PostgreSQL connections per pool when DATABASE_POOL_SIZE is unset. */
 export const DEFAULT_POOL_SIZE = 10;
 
 /**

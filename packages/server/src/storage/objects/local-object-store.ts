@@ -167,12 +167,14 @@ export class LocalObjectStore implements ObjectStore {
 
   async put(key: string, body: Buffer, meta: { contentType: string }): Promise<void> {
     // Validates the key before anything touches the disk.
-    const dataDirectory = path.dirname(this.pathIn(this.dataRoot, key));
-    const metaDirectory = path.dirname(this.pathIn(this.metaRoot, key, '.json'));
+    const dataPath = this.pathIn(this.dataRoot, key);
+    const metaPath = this.pathIn(this.metaRoot, key, '.json');
+    const dataDirectory = path.dirname(dataPath);
+    const metaDirectory = path.dirname(metaPath);
     const sha256 = createHash('sha256').update(body).digest('base64url');
     const metaFile: MetaFile = { contentType: meta.contentType, size: body.length, sha256 };
     if (body.length <= SMALL_OBJECT_MAX_BYTES) {
-      this.putSmall(key, body, metaFile, dataDirectory, metaDirectory);
+      this.putSmall(key, body, metaFile, dataPath, metaPath);
       return;
     }
     const tmpData = this.tmpFile();
@@ -209,9 +211,7 @@ export class LocalObjectStore implements ObjectStore {
    * is written: head() derives the type from the key and a validator from size, mtime and inode. That
    * leaves one new file per object (renamed into place), where there were two files and two folders.
    */
-  private putSmall(key: string, body: Buffer, meta: MetaFile, dataDirectory: string, metaDirectory: string): void {
-    const dataPath = this.pathIn(this.dataRoot, key);
-    const metaPath = this.pathIn(this.metaRoot, key, '.json');
+  private putSmall(key: string, body: Buffer, meta: MetaFile, dataPath: string, metaPath: string): void {
     const stored = this.metaSync(metaPath);
     if (stored && this.holdsSync(dataPath, stored, meta)) return;
     const withoutMeta = contentTypeImpliedBy(key) === meta.contentType;
@@ -222,13 +222,13 @@ export class LocalObjectStore implements ObjectStore {
       fs.writeFileSync(tmpData, body);
       if (tmpMeta) {
         fs.writeFileSync(tmpMeta, JSON.stringify(meta));
-        this.ensureDirectorySync(metaDirectory);
+        this.ensureDirectorySync(path.dirname(metaPath));
         fs.renameSync(tmpMeta, metaPath);
       } else if (stored) {
         // An earlier object's meta must not describe this one.
         fs.rmSync(metaPath, { force: true });
       }
-      this.ensureDirectorySync(dataDirectory);
+      this.ensureDirectorySync(path.dirname(dataPath));
       // Meta before data: a reader that finds the data always finds its matching meta (or none).
       fs.renameSync(tmpData, dataPath);
     };
