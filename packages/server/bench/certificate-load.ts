@@ -8,8 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type CertificateDocument, type CertificateVendor, RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
 import { signDevelopmentToken } from '../src/auth/development-token.js';
 import { encryptIdentityPart } from '../src/certificates/identity-crypto.js';
+import { vendorASimulatorEnv, vendorBSimulatorEnv } from '../src/vendors/simulator-env.js';
 import { generateVendorAAccount, VendorASimulator } from '../src/vendors/vendor-a/simulator.js';
-import { generateVendorBAccount, VendorBSimulator, vendorBPublicKeyText } from '../src/vendors/vendor-b/simulator.js';
+import { generateVendorBAccount, VendorBSimulator } from '../src/vendors/vendor-b/simulator.js';
 
 export type LoadMessage =
   | { type: 'flows'; baseUrl: string; secret: string; aesKey: string; users: number; approvalDelayMs: number }
@@ -162,14 +163,5 @@ process.on('message', async (message: LoadMessage) => {
 
 send({
   type: 'ready',
-  env: {
-    VENDOR_A_URL: urlA,
-    VENDOR_A_USER_ID: accountA.userId,
-    VENDOR_A_HKEY: accountA.hkey,
-    VENDOR_A_EKEY: accountA.ekey.toString('utf8'),
-    VENDOR_B_URL: urlB,
-    VENDOR_B_CLIENT_ID: accountB.clientId,
-    VENDOR_B_CLIENT_SECRET: accountB.clientSecret,
-    VENDOR_B_PUBLIC_KEY: vendorBPublicKeyText(accountB),
-  },
+  env: { ...vendorASimulatorEnv(urlA, accountA), ...vendorBSimulatorEnv(urlB, accountB) },
 });

@@ -50,16 +50,7 @@ export async function startVendorSimulator(
     };
     const simulator = new sims.VendorASimulator(account, common);
     const url = await simulator.listen(options.port, options.host);
-    return {
-      url,
-      env: {
-        VENDOR_A_URL: url,
-        VENDOR_A_USER_ID: account.userId,
-        VENDOR_A_HKEY: account.hkey,
-        VENDOR_A_EKEY: account.ekey.toString('utf8'),
-      },
-      close: () => simulator.close(),
-    };
+    return { url, env: sims.vendorASimulatorEnv(url, account), close: () => simulator.close() };
   }
   const generated = await sims.generateVendorBAccount();
   const account = {
@@ -71,12 +62,7 @@ export async function startVendorSimulator(
   const url = await simulator.listen(options.port, options.host);
   return {
     url,
-    env: {
-      VENDOR_B_URL: url,
-      VENDOR_B_CLIENT_ID: account.clientId,
-      VENDOR_B_CLIENT_SECRET: account.clientSecret,
-      VENDOR_B_PUBLIC_KEY: sims.vendorBPublicKeyText(account),
-    },
+    env: sims.vendorBSimulatorEnv(url, account),
     close: () => simulator.close(),
   };
 }
