@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+
 /** Small helpers shared by the benchmark scripts: percentiles over nanosecond samples and a table printer. */
 export const percentile = (sortedMs: number[], p: number): number =>
   sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))] ?? Number.NaN;
@@ -26,4 +28,70 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
   console.log(line(headers));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const row of rows) console.log(line(headers.map((h) => String(cell(row[h] ?? '')))));
+}
+
+/**
+ * Time the hypervisor ran something else while this machine's CPUs had work (Linux's "steal",
+ * summed over all CPUs), in ms since boot; undefined where /proc/stat is missing. On a shared
+ * virtual machine it is the one source of latency no program here can see otherwise.
+ */
+export function hostStealMs(): number | undefined {
+  try {
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/);
+    const steal = Number(cpu?.[8]);
+    // /proc/stat counts in USER_HZ, 100 per second on every Linux architecture Node supports.
+    return Number.isFinite(steal) ? steal * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const wholeDisks = (): Set<string> => {
+  try {
+    return new Set(fs.readdirSync('/sys/block').filter((name) => !/^(loop|ram|zram)/.test(name)));
+  } catch {
+    return new Set();
+  }
+};
+
+/** Writes completed and ms spent on them, summed over the machine's disks (/proc/diskstats). */
+function diskWrites(disks: Set<string>): { writes: number; ms: number } | undefined {
+  try {
+    let writes = 0;
+    let ms = 0;
+    for (const line of fs.readFileSync('/proc/diskstats', 'utf8').split('\n')) {
+      const fields = line.trim().split(/\s+/);
+      if (!disks.has(fields[2] ?? '')) continue;
+      writes += Number(fields[7]);
+      ms += Number(fields[10]);
+    }
+    return { writes, ms };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples the disks' write latency every `intervalMs` until stopped, and reports the slowest
+ * window's mean ms per write. A database commit waits for its WAL write, so when the (virtual)
+ * disk stalls, every commit in flight stalls with it; this shows when that happened.
+ */
+export function watchDiskWrites(intervalMs = 100): { stop: () => { slowestWindowMsPerWrite: number } | undefined } {
+  const disks = wholeDisks();
+  let previous = diskWrites(disks);
+  let slowest = 0;
+  const timer = setInterval(() => {
+    const current = diskWrites(disks);
+    if (previous && current && current.writes > previous.writes) {
+      slowest = Math.max(slowest, (current.ms - previous.ms) / (current.writes - previous.writes));
+    }
+    previous = current;
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return disks.size > 0 && previous ? { slowestWindowMsPerWrite: slowest } : undefined;
+    },
+  };
 }

@@ -34,7 +34,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
 import { DEFAULT_POOL_SIZE } from '../src/storage/database.js';
 import { createTestDatabase, type EngineName, type TestDatabase } from '../test/support/engines.js';
-import { percentile, printTable } from './bench-stats.js';
+import { hostStealMs, percentile, printTable, watchDiskWrites } from './bench-stats.js';
 import type { LoadMessage, LoadReport } from './certificate-load.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 200);
@@ -95,8 +95,25 @@ const stats = (values: number[]) => {
 };
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
+/**
+ * Where the servers keep their files: a fresh folder under the project's `data/`, where `npm start`
+ * keeps its own (DATA_DIR's default), unless BENCH_DATA_DIR names another parent. Both engines'
+ * folders are removed together after everything is measured.
+ *
+ * Both choices keep other programs' file deletions out of the measurement. On ext4 without a
+ * journal (this machine's disk) creating a file checks and skips every inode of its block group
+ * freed in the last 60–300 s, so after a test suite has churned the system temp folder a new file
+ * there cost ~0.8–1 ms of kernel time, against ~0.15 ms under the project; removing the SQLite
+ * run's ~900 files before the PostgreSQL run did the same to the PostgreSQL run.
+ */
+const DATA_PARENT = process.env.BENCH_DATA_DIR ?? fileURLToPath(new URL('../../../data', import.meta.url));
+fs.mkdirSync(DATA_PARENT, { recursive: true });
+const benchRoot = fs.mkdtempSync(path.join(DATA_PARENT, 'bench-certificates-'));
+process.on('exit', () => fs.rmSync(benchRoot, { recursive: true, force: true }));
+
 async function bench(database: TestDatabase) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-bench-cert-'));
+  const dataDir = path.join(benchRoot, database.target.engine);
+  fs.mkdirSync(dataDir);
   const secret = randomBytes(32).toString('base64url');
   const aesKey = randomBytes(32).toString('base64');
   const config = {
@@ -161,6 +178,8 @@ async function bench(database: TestDatabase) {
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
   const cpuBefore = process.cpuUsage();
+  const stealBefore = hostStealMs();
+  const disk = watchDiskWrites();
   const rounds: Array<{ flows: Extract<LoadReport, { type: 'done' }>; calls: CallSample[] }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     calls = [];
@@ -175,6 +194,9 @@ async function bench(database: TestDatabase) {
     rounds.push({ flows, calls });
   }
   const cpu = process.cpuUsage(cpuBefore);
+  const stealAfter = hostStealMs();
+  const diskWrites = disk.stop();
+  const stealMs = stealBefore === undefined || stealAfter === undefined ? undefined : stealAfter - stealBefore;
   loop.disable();
   calls = rounds.flatMap((round) => round.calls);
   const flows = {
@@ -189,7 +211,6 @@ async function bench(database: TestDatabase) {
   const roundP99s = rounds.map((round) => stats(round.calls.map((c) => c.overhead)).p99);
 
   await app.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
   return {
     flows,
     roundP99s,
@@ -204,6 +225,8 @@ async function bench(database: TestDatabase) {
     loopP99Ms: Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
     cpuMsPerCall: (cpu.user + cpu.system) / 1000 / Math.max(1, calls.length),
     serverCpuMs: (cpu.user + cpu.system) / 1000,
+    stealMs,
+    diskWrites,
   };
 }
 
@@ -265,7 +288,9 @@ for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
       `${engine}: CPU during the flows: server ${r.serverCpuMs.toFixed(0)} ms, load generator (users + simulators) ` +
         `${r.flows.cpuMs.toFixed(0)} ms over ${(r.flows.wallMs / 1000).toFixed(1)} s = ` +
         `${((100 * r.serverCpuMs) / r.flows.wallMs).toFixed(0)}% + ${((100 * r.flows.cpuMs) / r.flows.wallMs).toFixed(0)}% ` +
-        `of one core (of ${os.cpus().length}); baseline reads p50/p99 ${r.read.p50.toFixed(2)}/${r.read.p99.toFixed(2)} ms`,
+        `of one core (of ${os.cpus().length}); host steal ${r.stealMs === undefined ? 'n/a' : `${r.stealMs} ms`}; ` +
+        `slowest disk write (mean over 100 ms) ${r.diskWrites ? `${r.diskWrites.slowestWindowMsPerWrite.toFixed(1)} ms` : 'n/a'}; ` +
+        `baseline reads p50/p99 ${r.read.p50.toFixed(2)}/${r.read.p99.toFixed(2)} ms`,
     );
     if (r.flows.failures.length > 0) console.log(`${engine} failures:`, r.flows.failures.slice(0, 5));
     if (!r.flows.allCompleted || r.flows.failures.length > 0 || overallP99 > TARGET_P99_MS) ok = false;
