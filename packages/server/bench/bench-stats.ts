@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 
-/** Small helpers shared by the benchmark scripts: percentiles over nanosecond samples and a table printer. */
+/** Small helpers shared by the benchmark scripts: percentiles, a table printer, and readings of the host (steal, disk writes). */
 export const percentile = (sortedMs: number[], p: number): number =>
   sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))] ?? Number.NaN;
 
