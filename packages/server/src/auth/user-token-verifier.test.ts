@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signDevelopmentToken } from './development-token.js';
 import { createUserTokenVerifier, InvalidUserTokenError } from './user-token-verifier.js';
 
@@ -66,6 +66,23 @@ describe('user token verification (HS256)', () => {
     ['garbage', async () => 'not.a.token'],
   ])('refuses %s', async (_name, token) => {
     await expect(verify(await token())).rejects.toBeInstanceOf(InvalidUserTokenError);
+  });
+
+  // Verified tokens are remembered until their exp (user-token-verifier.ts); the memory must not
+  // let a token outlive it.
+  it('refuses a token it verified before once its exp (plus the 5 s tolerance) has passed', async () => {
+    const fresh = createUserTokenVerifier({ secret: SECRET, certifiedClaim: 'certified' });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const token = await signDevelopmentToken({ userId: 'erin', secret: SECRET, expiresInSeconds: 60 });
+      expect((await fresh(token)).userId).toBe('erin');
+      vi.setSystemTime(Date.now() + 60_000);
+      expect((await fresh(token)).userId).toBe('erin');
+      vi.setSystemTime(Date.now() + 6_000);
+      await expect(fresh(token)).rejects.toBeInstanceOf(InvalidUserTokenError);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('checks issuer and audience only when configured', async () => {
