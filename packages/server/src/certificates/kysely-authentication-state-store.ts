@@ -1,7 +1,7 @@
 import type { CertificateDocument, CertificateVendor, ProviderCode } from '@ferry/contracts';
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database } from '../storage/database.js';
-import type { CertificateAuthenticationStatesTable } from '../storage/schema.js';
+import type { CertificateAuthenticationStatesTable, DatabaseSchema } from '../storage/schema.js';
 import type { AuthenticationState, AuthenticationStateStore, BoundClaim } from './authentication-state-store.js';
 
 const toState = (row: Selectable<CertificateAuthenticationStatesTable>): AuthenticationState => ({
@@ -17,6 +17,10 @@ const toState = (row: Selectable<CertificateAuthenticationStatesTable>): Authent
   expiresAt: Number(row.expires_at),
   createdAt: Number(row.created_at),
 });
+
+/** A state a second call may take: pending, or completing under a lease that ran out (its holder died). */
+const claimable = (now: number) => (eb: ExpressionBuilder<DatabaseSchema, 'certificate_authentication_states'>) =>
+  eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('lease_until', '<', now)])]);
 
 /**
  * Authentication states live in the `ephemeral` handle (asynchronous commit on PostgreSQL): a
@@ -65,9 +69,7 @@ export class KyselyAuthenticationStateStore implements AuthenticationStateStore 
       .updateTable('certificate_authentication_states')
       .set({ status: 'completing', lease_until: leaseUntil })
       .where('id', '=', id)
-      .where((eb) =>
-        eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'completing'), eb('lease_until', '<', now)])]),
-      )
+      .where(claimable(now))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -83,12 +85,7 @@ export class KyselyAuthenticationStateStore implements AuthenticationStateStore 
       .where('provider', '=', claim.provider)
       .where('assignment_id', claim.assignmentId === null ? 'is' : '=', claim.assignmentId)
       .where('expires_at', '>', claim.now)
-      .where((eb) =>
-        eb.or([
-          eb('status', '=', 'pending'),
-          eb.and([eb('status', '=', 'completing'), eb('lease_until', '<', claim.now)]),
-        ]),
-      )
+      .where(claimable(claim.now))
       .returning('id')
       .executeTakeFirst();
     return row?.id;

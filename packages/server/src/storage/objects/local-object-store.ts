@@ -389,27 +389,23 @@ export class LocalObjectStore implements ObjectStore {
     const dataPath = this.pathIn(this.dataRoot, key);
     const metaPath = this.pathIn(this.metaRoot, key, '.json');
     try {
-      try {
-        await fsp.rename(tmpMeta, metaPath);
-      } catch (error) {
-        // A cached folder removed behind our back: forget the cache and create it again once.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        this.directories.clear();
-        await this.ensureDirectory(path.dirname(metaPath));
-        await this.ensureDirectory(path.dirname(dataPath));
-        await fsp.rename(tmpMeta, metaPath);
-      }
-      try {
-        await fsp.rename(tmpData, dataPath);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        this.directories.clear();
-        await this.ensureDirectory(path.dirname(dataPath));
-        await fsp.rename(tmpData, dataPath);
-      }
+      await this.renameInto(tmpMeta, metaPath);
+      await this.renameInto(tmpData, dataPath);
     } catch (error) {
       await Promise.all([fsp.rm(tmpMeta, { force: true }), fsp.rm(tmpData, { force: true })]);
       throw this.collision(error);
+    }
+  }
+
+  /** Renames into place; a cached folder removed behind our back is forgotten and created again, once. */
+  private async renameInto(from: string, to: string): Promise<void> {
+    try {
+      await fsp.rename(from, to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.directories.clear();
+      await this.ensureDirectory(path.dirname(to));
+      await fsp.rename(from, to);
     }
   }
 
