@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inFlightRequest } from './support/in-flight-request.js';
 import { releasePayload } from './support/releases.js';
 import { type SpawnedServer, spawnServer as spawn } from './support/spawn-server.js';
 
@@ -68,28 +68,23 @@ describe('npm start (the real entry point)', () => {
     const server = spawnServer({ DATA_DIR: dataDir });
     const url = new URL(await server.listening);
     const token = fs.readFileSync(path.join(dataDir, 'dev/release-token'), 'utf8').trim();
-    const body = JSON.stringify(releasePayload());
     // A request whose body is still arriving when the signal comes: it must complete, not be cut.
-    const request = http.request({
-      host: url.hostname,
-      port: url.port,
-      path: '/api/updates/release',
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
-    });
-    const response = new Promise<number>((resolve, reject) => {
-      request.on('response', (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      request.on('error', reject);
-    });
-    request.write(body.slice(0, 10));
+    const release = inFlightRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/api/updates/release',
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      },
+      Buffer.from(JSON.stringify(releasePayload())),
+      10,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     server.child.kill('SIGTERM');
     await expect.poll(() => server.output(), { timeout: 5000 }).toMatch(/shutting down/);
-    request.end(body.slice(10));
-    expect(await response).toBe(201);
+    release.finish();
+    expect(await release.status).toBe(201);
     expect(await server.exited).toBe(0);
   });
 
