@@ -14,19 +14,6 @@ const files = {
   web: path.join(dir, 'web.json'),
 };
 
-const suites = [
-  { name: 'vitest', command: ['npx', 'vitest', 'run'], env: { FERRY_SUMMARY_FILE: files.vitest } },
-  {
-    name: 'jest (app SDK components)',
-    command: ['npm', 'run', '--silent', 'test:expo', '--', '--json', `--outputFile=${files.jest}`],
-  },
-  {
-    name: 'playwright (web funnel)',
-    command: ['npm', 'run', '--silent', 'test:web', '--', '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.web },
-  },
-];
-
 const readJson = (file) => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -34,6 +21,40 @@ const readJson = (file) => {
     return undefined;
   }
 };
+
+// Each suite names the command and how to read its counts from the report it wrote (undefined when
+// it wrote none).
+const suites = [
+  {
+    name: 'vitest',
+    command: ['npx', 'vitest', 'run'],
+    env: { FERRY_SUMMARY_FILE: files.vitest },
+    counts: () => readJson(files.vitest),
+  },
+  {
+    name: 'jest (app SDK components)',
+    command: ['npm', 'run', '--silent', 'test:expo', '--', '--json', `--outputFile=${files.jest}`],
+    counts: () => {
+      const report = readJson(files.jest);
+      return (
+        report && {
+          passed: report.numPassedTests,
+          failed: report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0),
+          skipped: report.numPendingTests + report.numTodoTests,
+        }
+      );
+    },
+  },
+  {
+    name: 'playwright (web funnel)',
+    command: ['npm', 'run', '--silent', 'test:web', '--', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.web },
+    counts: () => {
+      const stats = readJson(files.web)?.stats;
+      return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+    },
+  },
+];
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
@@ -43,23 +64,8 @@ for (const suite of suites) {
   const [bin, ...args] = suite.command;
   const result = spawnSync(bin, args, { stdio: 'inherit', env: { ...process.env, ...suite.env } });
   if (result.status !== 0) exitCode = 1;
-  let counts;
-  if (suite.name === 'vitest') counts = readJson(files.vitest);
-  if (suite.name.startsWith('jest')) {
-    const report = readJson(files.jest);
-    if (report)
-      counts = {
-        passed: report.numPassedTests,
-        failed: report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0),
-        skipped: report.numPendingTests + report.numTodoTests,
-      };
-  }
-  if (suite.name.startsWith('playwright')) {
-    const stats = readJson(files.web)?.stats;
-    if (stats) counts = { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
-  }
   // A runner that crashed before reporting still counts as a failure.
-  counts ??= { passed: 0, failed: result.status === 0 ? 0 : 1, skipped: 0 };
+  const counts = suite.counts() ?? { passed: 0, failed: result.status === 0 ? 0 : 1, skipped: 0 };
   for (const key of Object.keys(totals)) totals[key] += counts[key];
   lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 }
