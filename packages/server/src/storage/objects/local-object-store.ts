@@ -206,8 +206,8 @@ export class LocalObjectStore implements ObjectStore {
    * path above still takes ~5 turns, which measured 45–90 ms per PDF in bench:certificates), while
    * the whole sequence done in place is a handful of system calls.
    *
-   * Of those, creating a file or folder is the expensive one: ~0.5 ms of kernel time each on an
-   * ext4 disk. So when the key's extension already names the content type (`.pdf`), no meta file
+   * Of those, creating a file or folder is the expensive one: up to ~1 ms of kernel time each on
+   * ext4 without a journal after recent deletions nearby (docs/certificates.md, "Benchmark"). So when the key's extension already names the content type (`.pdf`), no meta file
    * is written: head() derives the type from the key and a validator from size, mtime and inode. That
    * leaves one new file per object (renamed into place), where there were two files and two folders.
    */
@@ -354,15 +354,18 @@ export class LocalObjectStore implements ObjectStore {
   private ensureDirectorySync(directory: string): void {
     if (this.directories.has(directory)) return;
     fs.mkdirSync(directory, { recursive: true });
-    if (this.directories.size >= 10_000) this.directories.clear();
-    this.directories.add(directory);
+    this.rememberDirectory(directory);
   }
 
   /** Creates a directory once per process; known ones cost no thread-pool trip. */
   private async ensureDirectory(directory: string): Promise<void> {
     if (this.directories.has(directory)) return;
     await fsp.mkdir(directory, { recursive: true });
-    // Bounded: one entry per user folder, forgotten wholesale rather than growing without end.
+    this.rememberDirectory(directory);
+  }
+
+  /** Bounded: one entry per folder, forgotten wholesale rather than growing without end. */
+  private rememberDirectory(directory: string): void {
     if (this.directories.size >= 10_000) this.directories.clear();
     this.directories.add(directory);
   }
