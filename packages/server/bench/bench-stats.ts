@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 
-/** Small helpers shared by the benchmark scripts: percentiles, a table printer, and readings of the host (steal, disk writes). */
+/** Small helpers shared by the benchmark scripts: percentiles, a table printer, and readings of the host (CPU, steal, disk writes). */
 export const percentile = (sortedMs: number[], p: number): number =>
   sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))] ?? Number.NaN;
 
@@ -31,16 +31,30 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
 }
 
 /**
- * Time the hypervisor ran something else while this machine's CPUs had work (Linux's "steal",
- * summed over all CPUs), in ms since boot; undefined where /proc/stat is missing. On a shared
- * virtual machine it is the one source of latency no program here can see otherwise.
+ * The whole machine's CPU time since boot, summed over all CPUs, in ms; undefined where
+ * /proc/stat is missing.
+ * - busy: every program's work (user, nice, system, interrupts), whoever ran it.
+ * - steal: time the hypervisor ran something else while this machine's CPUs had work. On a shared
+ *   virtual machine it is the one source of latency no program here can see otherwise.
+ * - total: busy, steal and idle together, to turn the others into a share of the machine.
  */
-export function hostStealMs(): number | undefined {
+export function machineCpuMs(): { busy: number; steal: number; total: number } | undefined {
   try {
-    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/);
-    const steal = Number(cpu?.[8]);
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/).slice(1, 9).map(Number);
+    if (!fields || fields.length < 8 || fields.some((n) => !Number.isFinite(n))) return undefined;
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     // /proc/stat counts in USER_HZ, 100 per second on every Linux architecture Node supports.
-    return Number.isFinite(steal) ? steal * 10 : undefined;
+    const busy = user + nice + system + irq + softirq;
+    return { busy: busy * 10, steal: steal * 10, total: (busy + idle + iowait + steal) * 10 };
   } catch {
     return undefined;
   }
