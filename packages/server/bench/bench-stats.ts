@@ -60,6 +60,46 @@ export function machineCpuMs(): { busy: number; steal: number; total: number } |
   }
 }
 
+/**
+ * Samples the whole machine's CPU every `intervalMs` until stopped: the mean share of all cores
+ * busy, and the share of windows in which at least `fullShare` of them were busy or taken by the
+ * hypervisor (steal). An average hides the
+ * bursts in which the second calls meet (the average sat near 75 % while whole 100 ms windows
+ * were full), and in a full window every runnable thread waits for a core.
+ */
+export function watchMachineCpu(
+  intervalMs = 100,
+  fullShare = 0.9,
+): { stop: () => { busyShare: number; fullWindowShare: number; stealMs: number } | undefined } {
+  const first = machineCpuMs();
+  let previous = first;
+  let windows = 0;
+  let full = 0;
+  const timer = setInterval(() => {
+    const current = machineCpuMs();
+    if (previous && current && current.total > previous.total) {
+      windows++;
+      // Time the hypervisor took is as unavailable to waiting threads as time other programs took.
+      const taken = current.busy - previous.busy + current.steal - previous.steal;
+      if (taken / (current.total - previous.total) >= fullShare) full++;
+    }
+    previous = current;
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      const last = machineCpuMs();
+      if (!first || !last) return undefined;
+      return {
+        busyShare: (last.busy - first.busy) / Math.max(1, last.total - first.total),
+        fullWindowShare: full / Math.max(1, windows),
+        stealMs: last.steal - first.steal,
+      };
+    },
+  };
+}
+
 const wholeDisks = (): Set<string> => {
   try {
     return new Set(fs.readdirSync('/sys/block').filter((name) => !/^(loop|ram|zram)/.test(name)));
