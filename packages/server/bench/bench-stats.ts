@@ -38,7 +38,7 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
  *   virtual machine it is the one source of latency no program here can see otherwise.
  * - total: busy, steal and idle together, to turn the others into a share of the machine.
  */
-export function machineCpuMs(): { busy: number; steal: number; total: number } | undefined {
+function machineCpuMs(): { busy: number; steal: number; total: number } | undefined {
   try {
     const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/).slice(1, 9).map(Number);
     if (!fields || fields.length < 8 || fields.some((n) => !Number.isFinite(n))) return undefined;
@@ -63,14 +63,15 @@ export function machineCpuMs(): { busy: number; steal: number; total: number } |
 /**
  * Samples the whole machine's CPU every `intervalMs` until stopped: the mean share of all cores
  * busy, and the share of windows in which at least `fullShare` of them were busy or taken by the
- * hypervisor (steal). An average hides the
- * bursts in which the second calls meet (the average sat near 75 % while whole 100 ms windows
- * were full), and in a full window every runnable thread waits for a core.
+ * hypervisor (steal). The mean hides bursts (it sat near 75 % while whole 100 ms windows were
+ * full), and in a full window every runnable thread waits for a core.
  */
 export function watchMachineCpu(
   intervalMs = 100,
   fullShare = 0.9,
-): { stop: () => { busyShare: number; fullWindowShare: number; stealMs: number } | undefined } {
+): {
+  stop: () => { busyShare: number; fullWindowShare: number; stealMs: number; stealShare: number } | undefined;
+} {
   const first = machineCpuMs();
   let previous = first;
   let windows = 0;
@@ -95,6 +96,7 @@ export function watchMachineCpu(
         busyShare: (last.busy - first.busy) / Math.max(1, last.total - first.total),
         fullWindowShare: full / Math.max(1, windows),
         stealMs: last.steal - first.steal,
+        stealShare: (last.steal - first.steal) / Math.max(1, last.total - first.total),
       };
     },
   };
