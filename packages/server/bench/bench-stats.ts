@@ -61,6 +61,32 @@ function machineCpuMs(): { busy: number; steal: number; total: number } | undefi
 }
 
 /**
+ * Reads `read()` every `intervalMs` and hands each pair of consecutive readings to `onWindow`
+ * until stopped; `stop` answers the last reading. Unref'd, so it never keeps a benchmark alive.
+ */
+function sampleWindows<T>(
+  intervalMs: number,
+  read: () => T | undefined,
+  onWindow: (previous: T, current: T) => void,
+): { first: T | undefined; stop: () => T | undefined } {
+  const first = read();
+  let previous = first;
+  const timer = setInterval(() => {
+    const current = read();
+    if (previous !== undefined && current !== undefined) onWindow(previous, current);
+    previous = current;
+  }, intervalMs);
+  timer.unref();
+  return {
+    first,
+    stop: () => {
+      clearInterval(timer);
+      return previous;
+    },
+  };
+}
+
+/**
  * Samples the whole machine's CPU every `intervalMs` until stopped: the mean share of all cores
  * busy, and the share of windows in which at least `fullShare` of them were busy or taken by the
  * hypervisor (steal). The mean hides bursts (it sat near 75 % while whole 100 ms windows were
@@ -72,24 +98,19 @@ export function watchMachineCpu(
 ): {
   stop: () => { busyShare: number; fullWindowShare: number; stealMs: number; stealShare: number } | undefined;
 } {
-  const first = machineCpuMs();
-  let previous = first;
   let windows = 0;
   let full = 0;
-  const timer = setInterval(() => {
-    const current = machineCpuMs();
-    if (previous && current && current.total > previous.total) {
-      windows++;
-      // Time the hypervisor took is as unavailable to waiting threads as time other programs took.
-      const taken = current.busy - previous.busy + current.steal - previous.steal;
-      if (taken / (current.total - previous.total) >= fullShare) full++;
-    }
-    previous = current;
-  }, intervalMs);
-  timer.unref();
+  const sampler = sampleWindows(intervalMs, machineCpuMs, (previous, current) => {
+    if (current.total <= previous.total) return;
+    windows++;
+    // Time the hypervisor took is as unavailable to waiting threads as time other programs took.
+    const taken = current.busy - previous.busy + current.steal - previous.steal;
+    if (taken / (current.total - previous.total) >= fullShare) full++;
+  });
   return {
     stop: () => {
-      clearInterval(timer);
+      sampler.stop();
+      const first = sampler.first;
       const last = machineCpuMs();
       if (!first || !last) return undefined;
       return {
@@ -134,20 +155,17 @@ function diskWrites(disks: Set<string>): { writes: number; ms: number } | undefi
  */
 export function watchDiskWrites(intervalMs = 100): { stop: () => { slowestWindowMsPerWrite: number } | undefined } {
   const disks = wholeDisks();
-  let previous = diskWrites(disks);
   let slowest = 0;
-  const timer = setInterval(() => {
-    const current = diskWrites(disks);
-    if (previous && current && current.writes > previous.writes) {
-      slowest = Math.max(slowest, (current.ms - previous.ms) / (current.writes - previous.writes));
-    }
-    previous = current;
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return disks.size > 0 && previous ? { slowestWindowMsPerWrite: slowest } : undefined;
+  const sampler = sampleWindows(
+    intervalMs,
+    () => diskWrites(disks),
+    (previous, current) => {
+      if (current.writes > previous.writes) {
+        slowest = Math.max(slowest, (current.ms - previous.ms) / (current.writes - previous.writes));
+      }
     },
+  );
+  return {
+    stop: () => (disks.size > 0 && sampler.stop() !== undefined ? { slowestWindowMsPerWrite: slowest } : undefined),
   };
 }
