@@ -39,6 +39,13 @@ import { percentile, printTable, watchDiskWrites, watchMachineCpu } from './benc
 import type { LoadMessage, LoadReport } from './certificate-load.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 200);
+/** BENCH_ENGINES=postgres (or sqlite) measures one engine only; both, SQLite first, by default. */
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
+const unknownEngine = ENGINES.find((name) => name !== 'sqlite' && name !== 'postgres');
+if (unknownEngine !== undefined) {
+  console.error(`BENCH_ENGINES: unknown engine "${unknownEngine}" (sqlite, postgres)`);
+  process.exit(2);
+}
 const APPROVAL_DELAY_MS = 1000;
 const TARGET_P99_MS = 10;
 /**
@@ -255,7 +262,7 @@ const HOST_BOUND_SHARE = 0.1;
 /** A 100 ms window counts as full when at least this share of all cores was busy or stolen. */
 const FULL_WINDOW_SHARE = 0.9;
 let ok = true;
-for (const engine of ['sqlite', 'postgres'] as EngineName[]) {
+for (const engine of ENGINES as EngineName[]) {
   let database: TestDatabase;
   try {
     database = await createTestDatabase(engine);
