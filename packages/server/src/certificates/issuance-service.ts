@@ -276,6 +276,8 @@ export class IssuanceService {
   ): Promise<CertificateResponse> {
     let issuanceId: string;
     let objectKey: string;
+    /** Set once the PDF is in the object store, so a failure after it knows there is one to remove. */
+    let storedKey: string | undefined;
     try {
       const issued = await this.atVendor(command, 'complete', stopwatch, (signal) =>
         client.completeIssuance(request, vendorState, { signal }),
@@ -291,6 +293,7 @@ export class IssuanceService {
       objectKey = certificateObjectKey(issuanceId);
       const storing = performance.now();
       await this.deps.objects.put(objectKey, issued.pdf, { contentType: 'application/pdf' });
+      storedKey = objectKey;
       stopwatch.storageMs += performance.now() - storing;
       const issuedAt = this.now().getTime();
       await this.deps.issuances.record({
@@ -308,11 +311,30 @@ export class IssuanceService {
         deletedAt: null,
       });
     } catch (error) {
+      if (storedKey !== undefined) await this.removeUnrecorded(stateId, storedKey);
       await this.deps.states.release(stateId).catch(() => {});
       throw error;
     }
     this.deps.log.info({ vendor: command.vendor, document: command.document, issuanceId }, 'certificate issued');
     return this.answerWithUrl(objectKey);
+  }
+
+  /**
+   * After a failed issuance record: a stored PDF with no record would never be swept by retention,
+   * so it is removed. A record that did commit (the error came after it) keeps its PDF. So does one
+   * whose fate cannot be read now, or whose PDF cannot be deleted; the log then names the object,
+   * never the person.
+   */
+  private async removeUnrecorded(stateId: string, objectKey: string): Promise<void> {
+    try {
+      if (await this.deps.issuances.findByAuthenticationState(stateId)) return;
+      await this.deps.objects.delete(objectKey);
+    } catch {
+      this.deps.log.error(
+        { objectKey },
+        'certificate PDF kept after a failed issuance record; remove it if unrecorded',
+      );
+    }
   }
 
   /** Answers an issued document with a fresh URL; a PDF removed by retention counts as expired. */

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { CertificateDocument, CertificateResponse, CertificateVendor } from '@ferry/contracts';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   bodyFor,
@@ -56,12 +59,52 @@ describeEachEngine('certificate errors', (engine) => {
     return { token, userId, first: await unwrap(document, response) };
   };
 
-  const control = (vendor: CertificateVendor, path: string, body?: unknown) =>
-    fetch(`${server.simulators[vendor].url}/_control${path}`, {
+  const control = (vendor: CertificateVendor, route: string, body?: unknown) =>
+    fetch(`${server.simulators[vendor].url}/_control${route}`, {
       method: 'POST',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+
+  /** Every certificate PDF in the local object store, by key. */
+  const storedPdfs = (): string[] => {
+    const root = path.join(server.dataDir, 'objects', 'data', 'certificates');
+    if (!fs.existsSync(root)) return [];
+    return fs
+      .readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.pdf'))
+      .sort();
+  };
+
+  /** Makes the database refuse every new issuance record, as a failing disk or constraint would. */
+  const failIssuanceInserts = async (on: boolean) => {
+    const db = server.app.ferry.database.db;
+    if (engine === 'sqlite') {
+      await sql
+        .raw(
+          on
+            ? "CREATE TRIGGER fail_issuance BEFORE INSERT ON certificate_issuances BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+            : 'DROP TRIGGER fail_issuance',
+        )
+        .execute(db);
+      return;
+    }
+    if (on) {
+      await sql
+        .raw(
+          "CREATE FUNCTION fail_issuance() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$ LANGUAGE plpgsql",
+        )
+        .execute(db);
+      await sql
+        .raw(
+          'CREATE TRIGGER fail_issuance BEFORE INSERT ON certificate_issuances FOR EACH ROW EXECUTE FUNCTION fail_issuance()',
+        )
+        .execute(db);
+    } else {
+      await sql.raw('DROP TRIGGER fail_issuance ON certificate_issuances').execute(db);
+      await sql.raw('DROP FUNCTION fail_issuance()').execute(db);
+    }
+  };
 
   describe('user authentication', () => {
     const document = 'resident-certificate';
@@ -266,6 +309,40 @@ describeEachEngine('certificate errors', (engine) => {
       );
       expect(error.details).toEqual({ vendor, vendorCode: vendor === 'VENDOR_A' ? 'AUTH-CANCEL' : 'CF-12102' });
       expect(await countRows()).toEqual(counts);
+    });
+
+    it('a failed issuance record keeps no PDF; the vendor used the authentication, so the user starts again', async () => {
+      const { token, first } = await started(document, vendor);
+      await control(vendor, '/sessions/latest/approve');
+      const [counts, pdfs] = [await countRows(), storedPdfs()];
+      await failIssuanceInserts(true);
+      try {
+        await expectError(
+          await server.post(document, secondBodyFor(document, first, { vendor }), token),
+          500,
+          'INTERNAL',
+        );
+      } finally {
+        await failIssuanceInserts(false);
+      }
+      expect(await countRows()).toEqual(counts);
+      // The vendor's PDF had been stored before the record failed; with no record retention would
+      // never remove it.
+      expect(storedPdfs()).toEqual(pdfs);
+      await expectError(
+        await server.post(document, secondBodyFor(document, first, { vendor }), token),
+        410,
+        'AUTH_EXPIRED',
+      );
+      const again = await started(document, vendor);
+      await control(vendor, '/sessions/latest/approve');
+      const issued = await unwrap(
+        document,
+        await server.post(document, secondBodyFor(document, again.first, { vendor }), again.token),
+      );
+      const pdf = Buffer.from(await (await fetch(issued.preSignedUrl as string)).arrayBuffer());
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(storedPdfs()).toHaveLength(pdfs.length + 1);
     });
 
     describe.each([

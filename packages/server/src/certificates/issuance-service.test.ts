@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { ObjectStore } from '../storage/objects/object-store.js';
+import type { VendorClient } from '../vendors/vendor-client.js';
+import type { AssignmentService } from './assignment-service.js';
+import type { AuthenticationStateStore } from './authentication-state-store.js';
+import { encryptIdentityPart } from './identity-crypto.js';
+import { IssuanceService, type IssueCommand } from './issuance-service.js';
+import type { Issuance, IssuanceStore } from './issuance-store.js';
+
+// What a failed issuance record leaves in the object store. The HTTP tests cover a record the
+// database refused; a record that committed before its error, or a lookup that fails too, cannot be
+// provoked through a real database, so these rows use stand-ins for the stores.
+
+const aesKey = randomBytes(32);
+const STATE_ID = 'state-1';
+const RECORD_FAILURE = new Error('the connection dropped');
+
+const command: IssueCommand = {
+  userId: 'user-1',
+  document: 'resident-certificate',
+  vendor: 'VENDOR_A',
+  provider: 'provider_a',
+  front: '880415',
+  encryptedBack: { value: encryptIdentityPart('1572936', aesKey), field: 'identityEnc' },
+  details: { document: 'resident-certificate', sido: '서울특별시', sigg: '강남구' },
+  stepData: 'step-data',
+  twoWayInfo: null,
+  assignmentId: null,
+};
+
+type Lookup = 'no record' | 'a record' | 'fails';
+
+function serviceWith(lookup: Lookup) {
+  const objects = new Map<string, Buffer>();
+  const released: string[] = [];
+  const errors: unknown[][] = [];
+  const vendor: VendorClient = {
+    vendor: 'VENDOR_A',
+    providerCode: () => 'PASS',
+    startAuthentication: async () => ({ vendor: 'VENDOR_A', stepData: 'step-data' }),
+    completeIssuance: async () => ({ pdf: Buffer.from('%PDF-1.4\n'), vendorReference: null }),
+  };
+  const states = {
+    claimBound: async () => STATE_ID,
+    release: async (id: string) => {
+      released.push(id);
+    },
+  } as unknown as AuthenticationStateStore;
+  const issuances = {
+    record: async () => {
+      throw RECORD_FAILURE;
+    },
+    findByAuthenticationState: async (): Promise<Issuance | undefined> => {
+      if (lookup === 'fails') throw new Error('the database is unreachable');
+      return lookup === 'a record' ? ({ authenticationStateId: STATE_ID } as Issuance) : undefined;
+    },
+  } as unknown as IssuanceStore;
+  const store = {
+    put: async (key: string, body: Buffer) => {
+      objects.set(key, body);
+    },
+    delete: async (key: string) => {
+      objects.delete(key);
+    },
+  } as unknown as ObjectStore;
+  const log = {
+    info: () => {},
+    warn: () => {},
+    error: (...args: unknown[]) => errors.push(args),
+  } as unknown as FastifyBaseLogger;
+  const service = new IssuanceService({
+    vendors: { VENDOR_A: vendor, VENDOR_B: vendor },
+    states,
+    issuances,
+    assignments: {} as AssignmentService,
+    objects: store,
+    log,
+    aesKey,
+    disabledProviders: { VENDOR_A: [], VENDOR_B: [] },
+    authTtlSeconds: { VENDOR_A: 300, VENDOR_B: 270 },
+    vendorTimeoutMs: 1000,
+    urlTtlSeconds: 600,
+    retentionDays: 7,
+  });
+  return { service, objects, released, errors };
+}
+
+describe('a failed issuance record', () => {
+  it.each([
+    { lookup: 'no record', pdfKept: false, logged: false },
+    { lookup: 'a record', pdfKept: true, logged: false },
+    { lookup: 'fails', pdfKept: true, logged: true },
+  ] as const)(
+    'when the lookup finds $lookup: PDF kept $pdfKept, logged $logged',
+    async ({ lookup, pdfKept, logged }) => {
+      const { service, objects, released, errors } = serviceWith(lookup);
+      await expect(service.issue(command)).rejects.toBe(RECORD_FAILURE);
+      expect(objects.size).toBe(pdfKept ? 1 : 0);
+      expect(released).toEqual([STATE_ID]);
+      expect(errors).toHaveLength(logged ? 1 : 0);
+      if (logged) {
+        const [fields] = errors[0] as [Record<string, unknown>];
+        // The object key names the issuance only; nothing of the person reaches the log.
+        expect(Object.keys(fields)).toEqual(['objectKey']);
+        expect(String(fields.objectKey)).toMatch(/^certificates\/[0-9a-f]{2}\/[0-9a-f-]{36}\.pdf$/);
+        expect(JSON.stringify(errors)).not.toMatch(/880415|1572936|user-1/);
+      }
+    },
+  );
+});
