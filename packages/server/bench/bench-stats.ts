@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 
-/** Small helpers shared by the benchmark scripts: percentiles, a table printer, and readings of the host (CPU, steal, disk writes). */
+/**
+ * Small helpers shared by the benchmark scripts: percentiles, a table printer, and readings of the
+ * host (CPU, steal, disk writes).
+ */
 export const percentile = (sortedMs: number[], p: number): number =>
   sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))] ?? Number.NaN;
 
@@ -42,16 +45,7 @@ function machineCpuMs(): { busy: number; steal: number; total: number } | undefi
   try {
     const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/).slice(1, 9).map(Number);
     if (!fields || fields.length < 8 || fields.some((n) => !Number.isFinite(n))) return undefined;
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
     // /proc/stat counts in USER_HZ, 100 per second on every Linux architecture Node supports.
     const busy = user + nice + system + irq + softirq;
     return { busy: busy * 10, steal: steal * 10, total: (busy + idle + iowait + steal) * 10 };

@@ -207,9 +207,10 @@ export class LocalObjectStore implements ObjectStore {
    * the whole sequence done in place is a handful of system calls.
    *
    * Of those, creating a file or folder is the expensive one: up to ~1 ms of kernel time each on
-   * ext4 without a journal after recent deletions nearby (docs/certificates.md, "Benchmark"). So when the key's extension already names the content type (`.pdf`), no meta file
-   * is written: head() derives the type from the key and a validator from size, mtime and inode. That
-   * leaves one new file per object (renamed into place), where there were two files and two folders.
+   * ext4 without a journal after recent deletions nearby (docs/certificates.md, "Benchmark"). So
+   * when the key's extension already names the content type (`.pdf`), no meta file is written:
+   * head() derives the type from the key and a validator from size, mtime and inode. That leaves
+   * one new file per object (renamed into place), where there were two files and two folders.
    */
   private putSmall(key: string, body: Buffer, meta: MetaFile, dataPath: string, metaPath: string): void {
     const stored = this.metaSync(metaPath);
