@@ -1,6 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+// Workspace packages resolve to their TypeScript sources under test (the `@ferry/source` export
+// condition), so a test never runs against a stale dist/; installed packages use dist/.
+const SOURCE = '@ferry/source';
+
 export default defineConfig({
+  // Node's own conditions otherwise: Vite's server defaults add `module`, which loads ESM builds
+  // some dependencies (@aws-sdk/*) do not mean for Node.
+  ssr: { resolve: { conditions: [SOURCE, 'node', 'development|production'] } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     testTimeout: 30_000,

@@ -56,6 +56,15 @@ const suites = [
   },
 ];
 
+// Tests that run the `ferry` and `ferry-server` bins run the built packages: bring dist/ up to date
+// first (tsc -b is incremental, so this is quick when nothing changed).
+process.stdout.write('\n=== build (tsc -b) ===\n');
+const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (build.status !== 0) {
+  process.stdout.write('Tests: 0 passed, 1 failed, 0 skipped\n');
+  process.exit(1);
+}
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 let exitCode = 0;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { defaultClientConditions, defineConfig, loadEnv, type Plugin } from 'vite';
 
 /** The Ferry server this dev server forwards API calls to (`npm run dev -w @ferry/web`). */
 const FERRY_URL = process.env.FERRY_URL ?? 'http://localhost:3000';
@@ -30,6 +30,8 @@ export default defineConfig(({ mode }) => {
   }
   return {
     plugins: [react(), buildManifest(key)],
+    // The shared packages are built from their TypeScript sources (their `@ferry/source` export).
+    resolve: { conditions: ['@ferry/source', ...defaultClientConditions] },
     build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
     server: {
       proxy: Object.fromEntries(['/v2', '/dev', '/objects'].map((prefix) => [prefix, FERRY_URL])),

@@ -16,6 +16,8 @@ module.exports = {
   },
   // @noble/ciphers and @scure/base (the funnel's pure-JS AES) ship ESM only, like react-native itself.
   transformIgnorePatterns: ['node_modules/(?!((jest-)?react-native|@react-native(-community)?|@noble|@scure)/)'],
+  // Workspace packages resolve to their TypeScript sources (the `@ferry/source` export condition).
+  testEnvironmentOptions: { customExportConditions: ['@ferry/source', 'require', 'react-native'] },
   moduleNameMapper: {
     ...preset.moduleNameMapper,
     // Workspace packages (@ferry/contracts, @ferry/certificate-flow) use NodeNext `.js` suffixes.

@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx, so CI can call `ferry` straight from a checkout.
-import { register } from 'tsx/esm/api';
+// The built CLI (dist/, made by `npm run build`): plain Node, no compiler at run time.
+import { main } from '../dist/main.js';
 
-register();
-const { main } = await import('../src/main.ts');
 process.exitCode = await main(process.argv);

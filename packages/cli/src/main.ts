@@ -1,11 +1,18 @@
+import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { COMMANDS } from './commands/index.js';
+
+/** This package's version: ../package.json from src/ (checkout) and from dist/ (installed) alike. */
+const VERSION = (
+  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** Builds the `ferry` program; each command lives in its own file under commands/. */
 export function buildProgram(): Command {
   const program = new Command('ferry')
     .description('Ferry: OTA releases for Expo apps, and electronic certificate tooling')
+    .version(VERSION, '-v, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError();
   for (const register of COMMANDS) register(program);

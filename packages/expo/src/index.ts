@@ -1,22 +1,26 @@
 export { UpdatePolicy } from '@ferry/contracts/update-policy';
-export { ImmediateOverlay, type ImmediateOverlayProps } from './components/immediate-overlay';
+export { ImmediateOverlay, type ImmediateOverlayProps } from './components/immediate-overlay.js';
 export {
   DEFAULT_NOTIFY_BANNER_LABELS,
   NotifyBanner,
   type NotifyBannerLabels,
   type NotifyBannerProps,
-} from './components/notify-banner';
-export { OtaUpdateBanner, type OtaUpdateBannerProps } from './components/ota-update-banner';
-export { resolveUpdatePolicy } from './update-policy/resolve-update-policy';
-export { createDismissedUpdates, type DismissedUpdates, sessionDismissals } from './update-policy/session-dismissals';
+} from './components/notify-banner.js';
+export { OtaUpdateBanner, type OtaUpdateBannerProps } from './components/ota-update-banner.js';
+export { resolveUpdatePolicy } from './update-policy/resolve-update-policy.js';
+export {
+  createDismissedUpdates,
+  type DismissedUpdates,
+  sessionDismissals,
+} from './update-policy/session-dismissals.js';
 export {
   decideUpdatePrompt,
   type UpdatePrompt,
   type UpdatePromptDecision,
   type UpdatePromptInput,
-} from './update-policy/update-prompt';
+} from './update-policy/update-prompt.js';
 export {
   type OtaUpdatePolicyState,
   type UseOtaUpdatePolicyOptions,
   useOtaUpdatePolicy,
-} from './update-policy/use-ota-update-policy';
+} from './update-policy/use-ota-update-policy.js';

@@ -6,11 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CertificateDocument, type CertificateVendor, RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
-import { signDevelopmentToken } from '../src/auth/development-token.js';
+import {
+  generateVendorAAccount,
+  generateVendorBAccount,
+  signDevelopmentToken,
+  VendorASimulator,
+  VendorBSimulator,
+  vendorASimulatorEnv,
+  vendorBSimulatorEnv,
+} from '@ferry/dev-tools';
 import { encryptIdentityPart } from '../src/certificates/identity-crypto.js';
-import { vendorASimulatorEnv, vendorBSimulatorEnv } from '../src/vendors/simulator-env.js';
-import { generateVendorAAccount, VendorASimulator } from '../src/vendors/vendor-a/simulator.js';
-import { generateVendorBAccount, VendorBSimulator } from '../src/vendors/vendor-b/simulator.js';
 
 export type LoadMessage =
   | { type: 'flows'; baseUrl: string; secret: string; aesKey: string; users: number; approvalDelayMs: number }

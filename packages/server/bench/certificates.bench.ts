@@ -64,7 +64,7 @@ const WARMUP_ROUNDS = Number(process.env.BENCH_WARMUP_ROUNDS ?? 5);
 const LOOP_RESOLUTION_MS = 1;
 
 const load = fork(fileURLToPath(new URL('./certificate-load.ts', import.meta.url)), [], {
-  execArgv: ['--import', 'tsx'],
+  execArgv: ['--conditions=@ferry/source', '--import', 'tsx'],
   env: { ...process.env, BENCH_APPROVAL_DELAY_MS: String(APPROVAL_DELAY_MS) },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });

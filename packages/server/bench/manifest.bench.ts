@@ -93,7 +93,9 @@ async function serveBare(bytes: number): Promise<void> {
 }
 
 function startChild(role: string, arg = ''): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(fileURLToPath(import.meta.url), [role, arg], { execArgv: ['--import', 'tsx'] });
+  const child = fork(fileURLToPath(import.meta.url), [role, arg], {
+    execArgv: ['--conditions=@ferry/source', '--import', 'tsx'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ child, ready: ready as Ready }));
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { buildApp } from './app.js';
 import { certificateAnnouncement } from './config/certificate-development-defaults.js';
 import { ConfigError, loadConfig } from './config/config.js';
@@ -19,7 +20,31 @@ function announce(notice: DevelopmentNotice): void {
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
+/** This package's version: ../package.json from src/ (checkout) and from dist/ (installed) alike. */
+const version = (): string =>
+  (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const USAGE = `Usage: ferry-server [--version | --help]
+
+Runs the Ferry service. It is configured by environment variables only; with none it runs on
+embedded development defaults (SQLite and objects under ./data). See docs/configuration.md.
+`;
+
 async function main(): Promise<void> {
+  const flag = process.argv[2];
+  if (flag === '--version' || flag === '-v') {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
+  if (flag === '--help' || flag === '-h') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (flag !== undefined) {
+    process.stderr.write(`ferry-server: unknown argument ${flag}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
   let config = loadConfig();
   let notice: DevelopmentNotice | undefined;
   if (!config.production) ({ config, notice } = applyDevelopmentDefaults(config));

@@ -32,11 +32,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   fs.mkdirSync(path.dirname(SERVER_LOG), { recursive: true });
   const log = fs.openSync(SERVER_LOG, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(webDir, 'e2e', 'support', 'e2e-server.ts')], {
-    cwd: repoDir,
-    stdio: ['ignore', 'pipe', log],
-    env: { ...process.env, NODE_ENV: 'test' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@ferry/source', '--import', 'tsx', path.join(webDir, 'e2e', 'support', 'e2e-server.ts')],
+    {
+      cwd: repoDir,
+      stdio: ['ignore', 'pipe', log],
+      env: { ...process.env, NODE_ENV: 'test' },
+    },
+  );
   const address = JSON.parse(await readAddressLine(child)) as {
     url: string;
     operatorToken: string;

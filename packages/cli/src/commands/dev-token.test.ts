@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createUserTokenVerifier } from '@ferry/server/auth';
 import { Command } from 'commander';
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// The server's own verifier (from its sources): the token this command signs is one the server accepts.
+import { createUserTokenVerifier } from '../../../server/src/auth/user-token-verifier.js';
 import { CapturedOutput } from '../../test/support/recording-fetch.js';
 import { main } from '../main.js';
 import { devTokenCommand, parseDuration } from './dev-token.js';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-error.js';
+import { loadTokenSigner } from '../dev-tools.js';
 
 interface DevTokenOptions {
   user: string;
@@ -51,7 +52,7 @@ export function devTokenCommand(out: { write(text: string): unknown } = process.
         }
         if (options.user.trim() === '' || options.user.length > 255)
           throw new CliError('--user must be 1–255 characters');
-        const { signDevelopmentToken } = await import('@ferry/server/auth');
+        const { signDevelopmentToken } = await loadTokenSigner('dev-token');
         const token = await signDevelopmentToken({
           userId: options.user,
           secret: developmentSecret(env, options.dataDir),

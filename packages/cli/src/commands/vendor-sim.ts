@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { loadSimulators } from '../dev-tools.js';
 
 interface VendorSimOptions {
   port: number;
@@ -39,7 +40,7 @@ export async function startVendorSimulator(
   options: VendorSimOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningSimulator> {
-  const sims = await import('@ferry/server/vendor-simulators');
+  const sims = await loadSimulators('vendor-sim');
   const common = { approvalDelayMs: options.approvalDelay, ...(options.ttl ? { ttlMs: options.ttl * 1000 } : {}) };
   if (vendor === 'a') {
     const generated = sims.generateVendorAAccount();

@@ -1,5 +1,5 @@
-import { type Node, parse } from 'acorn';
-import { transform } from 'esbuild';
+import { tsPlugin } from '@sveltejs/acorn-typescript';
+import { type Node, Parser } from 'acorn';
 
 /**
  * What a module of the app config's reach mentions: every string that may name a file (imports,
@@ -34,22 +34,9 @@ export async function moduleReferences(file: string, source: string): Promise<Mo
     }
     return found;
   }
-  let code = source;
-  if (TYPESCRIPT.test(file) || file.endsWith('.jsx')) {
-    try {
-      // verbatimModuleSyntax keeps imports that look unused: the config loader may still run them.
-      const result = await transform(source, {
-        loader: file.endsWith('x') ? 'tsx' : 'ts',
-        format: 'esm',
-        tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
-      });
-      code = result.code;
-    } catch {
-      found.opaque.push(`${file} could not be compiled`);
-      return found;
-    }
-  }
-  const ast = parseModule(code);
+  // TypeScript and JSX are parsed as they are: no compiler runs on the app's code. Type-only
+  // syntax is skipped while visiting (visit), as a compiler would have erased it.
+  const ast = parseModule(source, TYPESCRIPT.test(file) || file.endsWith('.jsx') ? syntaxOf(file) : 'js');
   if (!ast) {
     found.opaque.push(`${file} could not be parsed`);
     return found;
@@ -58,16 +45,27 @@ export async function moduleReferences(file: string, source: string): Promise<Mo
   return found;
 }
 
-function parseModule(code: string): Node | undefined {
+type Syntax = 'js' | 'ts' | 'tsx';
+
+const syntaxOf = (file: string): Syntax => (file.endsWith('x') ? 'tsx' : 'ts');
+
+const PARSERS: Record<Syntax, typeof Parser> = {
+  js: Parser,
+  ts: Parser.extend(tsPlugin()),
+  tsx: Parser.extend(tsPlugin({ jsx: true })),
+};
+
+function parseModule(code: string, syntax: Syntax): Node | undefined {
   for (const sourceType of ['module', 'script'] as const) {
     try {
-      return parse(code, {
+      return PARSERS[syntax].parse(code, {
         ecmaVersion: 'latest',
         sourceType,
         allowHashBang: true,
         allowReturnOutsideFunction: true,
         allowAwaitOutsideFunction: true,
         allowImportExportEverywhere: true,
+        locations: true,
       });
     } catch {
       // try the other source type
@@ -89,15 +87,55 @@ function collectJsonStrings(value: unknown, into: string[]): void {
 
 type AnyNode = Node & Record<string, unknown>;
 
+/** TypeScript nodes that wrap a runtime expression: only that expression is visited. */
+const TS_EXPRESSION_WRAPPERS = new Set([
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+  'TSTypeAssertion',
+  'TSInstantiationExpression',
+  'TSExportAssignment',
+]);
+/** TypeScript nodes that exist at run time (enums, namespaces with values, `import x = require()`). */
+const TS_RUNTIME = new Set([
+  'TSEnumDeclaration',
+  'TSEnumMember',
+  'TSModuleDeclaration',
+  'TSModuleBlock',
+  'TSImportEqualsDeclaration',
+  'TSExternalModuleReference',
+]);
+/** Keys that hold only types, on any node. */
+const TYPE_KEYS = new Set([
+  'typeAnnotation',
+  'typeParameters',
+  'typeArguments',
+  'returnType',
+  'superTypeArguments',
+  'implements',
+]);
+
+/** True for a node a TypeScript compiler erases (types, `import type`, `export type`, `declare`). */
+function isTypeOnly(node: AnyNode): boolean {
+  if (node.importKind === 'type' || node.exportKind === 'type' || node.declare === true) return true;
+  return node.type.startsWith('TS') && !TS_RUNTIME.has(node.type) && !TS_EXPRESSION_WRAPPERS.has(node.type);
+}
+
 function visit(node: unknown, onNode: (node: AnyNode) => void): void {
   if (Array.isArray(node)) {
     for (const item of node) visit(item, onNode);
     return;
   }
   if (!node || typeof node !== 'object' || typeof (node as { type?: unknown }).type !== 'string') return;
-  onNode(node as AnyNode);
-  for (const [key, value] of Object.entries(node)) {
-    if (key !== 'type' && value && typeof value === 'object') visit(value, onNode);
+  const current = node as AnyNode;
+  if (isTypeOnly(current)) return;
+  if (TS_EXPRESSION_WRAPPERS.has(current.type)) {
+    visit(current.expression, onNode);
+    return;
+  }
+  onNode(current);
+  for (const [key, value] of Object.entries(current)) {
+    if (key !== 'type' && !TYPE_KEYS.has(key) && value && typeof value === 'object') visit(value, onNode);
   }
 }
 

@@ -11,16 +11,16 @@ export {
   type FunnelStep,
 } from '@ferry/certificate-flow';
 export { DEFAULT_CERTIFICATE_VENDOR } from '@ferry/contracts';
-export { CERTIFICATE_PROVIDERS } from './certificate-providers';
+export { CERTIFICATE_PROVIDERS } from './certificate-providers.js';
 export {
   certificateAesKey,
   createNativeIdentityCipher,
   type NativeIdentityCipherOptions,
-} from './native-identity-cipher';
+} from './native-identity-cipher.js';
 export {
   type CertificateFunnel,
   nativeAlert,
   type ShowFunnelAlert,
   type UseCertificateFunnelOptions,
   useCertificateFunnel,
-} from './use-certificate-funnel';
+} from './use-certificate-funnel.js';

@@ -3,7 +3,7 @@ import { useFunnelMachine } from '@ferry/certificate-flow/react';
 import type { Provider } from '@ferry/contracts';
 import { useEffect, useRef } from 'react';
 import { Alert } from 'react-native';
-import { CERTIFICATE_PROVIDERS } from './certificate-providers';
+import { CERTIFICATE_PROVIDERS } from './certificate-providers.js';
 
 /** Shows one funnel alert; `onDismiss` must be called once the person has closed it. */
 export type ShowFunnelAlert = (alert: FunnelAlert, onDismiss: () => void) => void;

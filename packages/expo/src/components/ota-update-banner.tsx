@@ -1,6 +1,6 @@
-import type { OtaUpdatePolicyState } from '../update-policy/use-ota-update-policy';
-import { ImmediateOverlay } from './immediate-overlay';
-import { NotifyBanner, type NotifyBannerLabels } from './notify-banner';
+import type { OtaUpdatePolicyState } from '../update-policy/use-ota-update-policy.js';
+import { ImmediateOverlay } from './immediate-overlay.js';
+import { NotifyBanner, type NotifyBannerLabels } from './notify-banner.js';
 
 export interface OtaUpdateBannerProps {
   /** The state from useOtaUpdatePolicy(). */

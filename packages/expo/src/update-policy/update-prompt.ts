@@ -1,5 +1,5 @@
 import { UpdatePolicy } from '@ferry/contracts/update-policy';
-import { resolveUpdatePolicy } from './resolve-update-policy';
+import { resolveUpdatePolicy } from './resolve-update-policy.js';
 
 /** What the app shows for the update state: nothing, the Notify banner, or the Immediate overlay. */
 export type UpdatePrompt = 'none' | 'notify' | 'immediate';

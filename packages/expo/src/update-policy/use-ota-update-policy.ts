@@ -1,8 +1,8 @@
 import type { UpdatePolicy } from '@ferry/contracts/update-policy';
 import * as Updates from 'expo-updates';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { type DismissedUpdates, sessionDismissals } from './session-dismissals';
-import { decideUpdatePrompt, type UpdatePrompt } from './update-prompt';
+import { type DismissedUpdates, sessionDismissals } from './session-dismissals.js';
+import { decideUpdatePrompt, type UpdatePrompt } from './update-prompt.js';
 
 export interface UseOtaUpdatePolicyOptions {
   /** Where dismissals are remembered; defaults to the JavaScript session. */

@@ -1,4 +1,3 @@
-export { type DevelopmentTokenOptions, signDevelopmentToken } from './development-token.js';
 export { certifiedUserOf, requireCertifiedUser } from './require-certified-user.js';
 export {
   type AuthenticatedUser,

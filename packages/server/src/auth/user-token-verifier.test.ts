@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { signDevelopmentToken } from '@ferry/dev-tools';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signDevelopmentToken } from './development-token.js';
 import { createUserTokenVerifier, InvalidUserTokenError } from './user-token-verifier.js';
 
 const SECRET = 'a-user-token-secret-of-at-least-32-chars';

@@ -15,9 +15,8 @@ import { residentCertificateRoute } from '../routes/v2/user/certificate/resident
 import type { Database } from '../storage/database.js';
 import type { ObjectStore } from '../storage/objects/object-store.js';
 import { VendorAClient } from '../vendors/vendor-a/client.js';
-import { generateVendorAAccount, VendorASimulator } from '../vendors/vendor-a/simulator.js';
+import type { VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
 import { VendorBClient } from '../vendors/vendor-b/client.js';
-import { generateVendorBAccount, VendorBSimulator } from '../vendors/vendor-b/simulator.js';
 import type { VendorClient } from '../vendors/vendor-client.js';
 import { AssignmentService } from './assignment-service.js';
 import { CertificateRetention } from './certificate-retention.js';
@@ -79,6 +78,8 @@ export async function registerCertificates(app: FastifyInstance, options: Certif
   if (config.vendorA.mode === 'account') {
     vendorA = new VendorAClient(config.vendorA.account);
   } else {
+    // Loaded only here: a server with vendor accounts never loads the simulators.
+    const { generateVendorAAccount, VendorASimulator } = await import('@ferry/dev-tools');
     const account = generateVendorAAccount();
     const simulator = new VendorASimulator(account, {
       ttlMs: config.authTtlSeconds.VENDOR_A * 1000,
@@ -93,6 +94,7 @@ export async function registerCertificates(app: FastifyInstance, options: Certif
   if (config.vendorB.mode === 'account') {
     vendorB = new VendorBClient(config.vendorB.account);
   } else {
+    const { generateVendorBAccount, VendorBSimulator } = await import('@ferry/dev-tools');
     const account = await generateVendorBAccount();
     const simulator = new VendorBSimulator(account, {
       ttlMs: config.authTtlSeconds.VENDOR_B * 1000,

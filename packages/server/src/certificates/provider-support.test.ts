@@ -1,7 +1,6 @@
 import { PROVIDER_CODES, type ProviderCode } from '@ferry/contracts';
+import { VENDOR_A_PROVIDER_CODES, VENDOR_B_PROVIDER_CODES } from '@ferry/contracts/vendors';
 import { describe, expect, it } from 'vitest';
-import { VENDOR_A_PROVIDER_CODES } from '../vendors/vendor-a/provider-codes.js';
-import { VENDOR_B_PROVIDER_CODES } from '../vendors/vendor-b/provider-codes.js';
 import { decideProviderSupport, type ProviderSupport } from './provider-support.js';
 
 const rows: Array<[string, ProviderCode, string | undefined, ProviderCode[], ProviderSupport]> = [

@@ -6,8 +6,14 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from '../http/app-error.js';
 
-/** Where `npm run build -w @ferry/web` writes the funnel (apps/web/dist of this checkout). */
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../../apps/web/dist', import.meta.url));
+/**
+ * The built funnel: `web/` of the installed package (copied there when the package is packed), else
+ * where `npm run build -w @ferry/web` writes it in this checkout (apps/web/dist).
+ */
+const PACKAGED_WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
+export const DEFAULT_WEB_ROOT = fs.existsSync(PACKAGED_WEB_ROOT)
+  ? PACKAGED_WEB_ROOT
+  : fileURLToPath(new URL('../../../../apps/web/dist', import.meta.url));
 
 /**
  * The page handles identity numbers, so it runs under a strict policy: only its own scripts,

@@ -9,10 +9,9 @@ import type {
   TwoWayInfo,
 } from '@ferry/contracts';
 import { RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
-import { signDevelopmentToken } from '../../src/auth/development-token.js';
+import type { VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
+import { signDevelopmentToken } from '@ferry/dev-tools';
 import { encryptIdentityPart } from '../../src/certificates/identity-crypto.js';
-import type { VendorASimulator } from '../../src/vendors/vendor-a/simulator.js';
-import type { VendorBSimulator } from '../../src/vendors/vendor-b/simulator.js';
 import type { EngineName } from './engines.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 

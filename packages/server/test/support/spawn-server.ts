@@ -16,7 +16,7 @@ export interface SpawnedServer {
 
 /** Runs the real entry point (what `npm start` runs) as a child process. */
 export function spawnServer(env: Record<string, string>): SpawnedServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+  const child = spawn(process.execPath, ['--conditions=@ferry/source', '--import', 'tsx', mainFile], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', ...env },
   });

@@ -1,8 +1,7 @@
 import { CERTIFICATE_DOCUMENTS, PROVIDER_CODES } from '@ferry/contracts';
+import { generateVendorAAccount, SimulatorClock, VendorASimulator } from '@ferry/dev-tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatorClock } from '../../src/vendors/simulator/simulator-clock.js';
 import { VendorAClient } from '../../src/vendors/vendor-a/client.js';
-import { generateVendorAAccount, VendorASimulator } from '../../src/vendors/vendor-a/simulator.js';
 import { VendorFailure } from '../../src/vendors/vendor-client.js';
 import { control, deadline, vendorRequest } from './vendor-requests.js';
 

@@ -1,9 +1,8 @@
 import { CERTIFICATE_DOCUMENTS, PROVIDER_CODES } from '@ferry/contracts';
+import { decodeUrlEncodedJson } from '@ferry/contracts/vendors';
+import { generateVendorBAccount, SimulatorClock, VendorBSimulator } from '@ferry/dev-tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatorClock } from '../../src/vendors/simulator/simulator-clock.js';
 import { VendorBClient } from '../../src/vendors/vendor-b/client.js';
-import { generateVendorBAccount, VendorBSimulator } from '../../src/vendors/vendor-b/simulator.js';
-import { decodeUrlEncodedJson } from '../../src/vendors/vendor-b/url-encoded-json.js';
 import { type VendorAuthState, VendorFailure } from '../../src/vendors/vendor-client.js';
 import { control, deadline, vendorRequest } from './vendor-requests.js';
 

@@ -1,7 +1,7 @@
 import { DevelopmentSignInRequest, DevelopmentSignInResponse } from '@ferry/contracts';
+import { signDevelopmentToken } from '@ferry/dev-tools/token';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { signDevelopmentToken } from '../../auth/development-token.js';
 
 export const DEVELOPMENT_USER_ID = 'dev-user';
 const LIFETIME_SECONDS = 12 * 60 * 60;

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderCode } from '@ferry/contracts';
+import {
+  encryptForVendorA,
+  VENDOR_A_HEADERS,
+  VENDOR_A_PRODUCTS,
+  VENDOR_A_PROVIDER_CODES,
+  type VendorARequestBody,
+  type VendorAResponseBody,
+} from '@ferry/contracts/vendors';
 import type { VendorAAccount } from '../../config/certificate-config.js';
 import {
   type IssuedDocument,
@@ -10,11 +18,7 @@ import {
   type VendorIssuanceRequest,
 } from '../vendor-client.js';
 import { parseVendorJson, vendorExchange } from '../vendor-http.js';
-import { encryptForVendorA } from './identity-encryption.js';
-import { VENDOR_A_PRODUCTS } from './products.js';
-import { VENDOR_A_PROVIDER_CODES } from './provider-codes.js';
 import { classifyVendorAError } from './result-codes.js';
-import { VENDOR_A_HEADERS, type VendorARequestBody, type VendorAResponseBody } from './wire.js';
 
 const isResponseBody = (value: unknown): value is VendorAResponseBody => {
   const body = value as VendorAResponseBody | null;

@@ -1,7 +1,7 @@
+import type { VendorBTokenResponse } from '@ferry/contracts/vendors';
 import { decodeJwt } from 'jose';
 import { VendorFailure } from '../vendor-client.js';
 import { parseVendorJson, vendorExchange } from '../vendor-http.js';
-import type { VendorBTokenResponse } from './wire.js';
 
 export interface AccessTokenSource {
   tokenUrl: string;

@@ -1,4 +1,15 @@
 import type { ProviderCode, TwoWayInfo } from '@ferry/contracts';
+import {
+  decodeUrlEncodedJson,
+  encodeUrlEncodedJson,
+  encryptForVendorB,
+  VENDOR_B_CODES,
+  VENDOR_B_ORGANIZATION,
+  VENDOR_B_PRODUCTS,
+  VENDOR_B_PROVIDER_CODES,
+  type VendorBRequestBody,
+  type VendorBResponseBody,
+} from '@ferry/contracts/vendors';
 import type { VendorBAccount } from '../../config/certificate-config.js';
 import {
   type IssuedDocument,
@@ -10,12 +21,7 @@ import {
 } from '../vendor-client.js';
 import { vendorExchange } from '../vendor-http.js';
 import { AccessTokenCache } from './access-token.js';
-import { encryptForVendorB } from './identity-encryption.js';
-import { VENDOR_B_ORGANIZATION, VENDOR_B_PRODUCTS } from './products.js';
-import { VENDOR_B_PROVIDER_CODES } from './provider-codes.js';
 import { classifyVendorBCode } from './result-codes.js';
-import { decodeUrlEncodedJson, encodeUrlEncodedJson } from './url-encoded-json.js';
-import { VENDOR_B_CODES, type VendorBRequestBody, type VendorBResponseBody } from './wire.js';
 
 const isWholeNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;

@@ -1,6 +1,6 @@
+import { decodeUrlEncodedJson, encodeUrlEncodedJson } from '@ferry/contracts/vendors';
 import { describe, expect, it } from 'vitest';
 import { classifyVendorBCode } from './result-codes.js';
-import { decodeUrlEncodedJson, encodeUrlEncodedJson } from './url-encoded-json.js';
 
 describe('classifyVendorBCode', () => {
   it.each([

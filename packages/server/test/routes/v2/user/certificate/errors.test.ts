@@ -114,14 +114,14 @@ describeEachEngine('certificate errors', (engine) => {
       [
         'a token signed with another secret',
         async () => {
-          const { signDevelopmentToken } = await import('../../../../../src/auth/development-token.js');
+          const { signDevelopmentToken } = await import('@ferry/dev-tools');
           return signDevelopmentToken({ userId: 'u', secret: 'another-secret-another-secret-another' });
         },
       ],
       [
         'an expired token',
         async () => {
-          const { signDevelopmentToken } = await import('../../../../../src/auth/development-token.js');
+          const { signDevelopmentToken } = await import('@ferry/dev-tools');
           const { TEST_JWT_SECRET } = await import('../../../../support/certificates.js');
           return signDevelopmentToken({
             userId: 'u',

@@ -1,15 +1,18 @@
 import { createHash, generateKeyPair, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { CertificateDocument, TwoWayInfo } from '@ferry/contracts';
+import type { VendorBRequestBody, VendorBResponseBody, VendorBTokenResponse } from '@ferry/contracts/vendors';
+import {
+  decodeUrlEncodedJson,
+  decryptForVendorB,
+  VENDOR_B_ORGANIZATION,
+  VENDOR_B_PRODUCTS,
+} from '@ferry/contracts/vendors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
 import { simulatedPdf } from '../simulator/simulated-pdf.js';
 import { type SimulatorOptions, VendorSimulator } from '../simulator/simulator-server.js';
 import type { SimulatedSession } from '../simulator/simulator-sessions.js';
-import { decryptForVendorB } from './identity-encryption.js';
-import { VENDOR_B_ORGANIZATION, VENDOR_B_PRODUCTS } from './products.js';
-import { decodeUrlEncodedJson } from './url-encoded-json.js';
-import type { VendorBRequestBody, VendorBResponseBody, VendorBTokenResponse } from './wire.js';
 
 export interface VendorBSimulatorAccount {
   clientId: string;

@@ -1,17 +1,25 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  decryptForVendorA,
+  documentOfVendorAProduct,
+  VENDOR_A_HEADERS,
+  VENDOR_A_PROVIDER_CODES,
+  type VendorARequestBody,
+  type VendorAResponseBody,
+} from '@ferry/contracts/vendors';
 import type { FastifyInstance } from 'fastify';
-import type { VendorAAccount } from '../../config/certificate-config.js';
 import { simulatedPdf } from '../simulator/simulated-pdf.js';
 import { type SimulatorOptions, VendorSimulator } from '../simulator/simulator-server.js';
-import { decryptForVendorA } from './identity-encryption.js';
-import { documentOfVendorAProduct } from './products.js';
-import { VENDOR_A_PROVIDER_CODES } from './provider-codes.js';
-import { VENDOR_A_HEADERS, type VendorARequestBody, type VendorAResponseBody } from './wire.js';
 
 /** The vendor's own provider list is wider than ours; these are the codes it accepts. */
 const ACCEPTED_PROVIDERS = new Set([...Object.values(VENDOR_A_PROVIDER_CODES), 'payco', 'kica', 'pass']);
 
-export type VendorASimulatorAccount = Pick<VendorAAccount, 'userId' | 'hkey' | 'ekey'>;
+/** The account VENDOR_A issues: `user-id` header (also the AES IV), `Hkey` header, AES-128 key. */
+export interface VendorASimulatorAccount {
+  userId: string;
+  hkey: string;
+  ekey: Buffer;
+}
 
 /** A fresh account for a simulator that nobody configured (development, tests). */
 export const generateVendorAAccount = (): VendorASimulatorAccount => ({

@@ -1,0 +1,33 @@
+import { CliError } from './cli-error.js';
+
+type DevTools = typeof import('@ferry/dev-tools');
+type DevToken = typeof import('@ferry/dev-tools/token');
+
+const missing = (command: string) =>
+  new CliError(
+    `ferry ${command} needs @ferry/dev-tools, which is for development only and not installed here: ` +
+      'npm install --save-dev @ferry/dev-tools',
+  );
+
+const isModuleNotFound = (error: unknown): boolean =>
+  error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
+
+// @ferry/dev-tools is an optional peer: the simulators need an HTTP server (Fastify), which an
+// app's CI, which only publishes, should not install.
+export async function loadSimulators(command: string): Promise<DevTools> {
+  try {
+    return await import('@ferry/dev-tools');
+  } catch (error) {
+    if (isModuleNotFound(error)) throw missing(command);
+    throw error;
+  }
+}
+
+export async function loadTokenSigner(command: string): Promise<DevToken> {
+  try {
+    return await import('@ferry/dev-tools/token');
+  } catch (error) {
+    if (isModuleNotFound(error)) throw missing(command);
+    throw error;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * A throwaway npm registry (Verdaccio) on loopback with every Ferry package published to it, for
+ * trying Ferry before a release and for the end-to-end tests that install Ferry the way a team
+ * does. It serves the @ferry scope only: consumers point that scope at it (`@ferry:registry=…`)
+ * and take everything else from their usual registry.
+ *
+ * `npm run registry:local` starts one and keeps it running until interrupted.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The published packages, in dependency order. */
+export const FERRY_PACKAGES = ['contracts', 'certificate-flow', 'dev-tools', 'cli', 'server', 'expo'] as const;
+
+export interface LocalRegistry {
+  /** http://127.0.0.1:<port>/ */
+  url: string;
+  /** `.npmrc` lines that take @ferry/* from this registry and nothing else. */
+  scopeNpmrc: string;
+  /** Publishes every Ferry package as built in this checkout (run `npm run build` first). */
+  publishAll(): void;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`verdaccio exited with ${code}:\n${output()}`))),
+  );
+  const ping = async (): Promise<void> => {
+    for (;;) {
+      try {
+        if ((await fetch(new URL('-/ping', url))).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  await Promise.race([ping(), exited]);
+}
+
+export async function startLocalRegistry(options: { port?: number } = {}): Promise<LocalRegistry> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-registry-'));
+  fs.writeFileSync(
+    path.join(dir, 'config.yaml'),
+    [
+      `storage: ${path.join(dir, 'storage')}`,
+      'auth:',
+      `  htpasswd: { file: ${path.join(dir, 'htpasswd')}, max_users: 10 }`,
+      // No uplinks: everything outside @ferry comes from the consumer's own registry.
+      'uplinks: {}',
+      'packages:',
+      "  '@ferry/*': { access: $all, publish: $authenticated, unpublish: $authenticated }",
+      'log: { type: stdout, format: pretty, level: warn }',
+      '',
+    ].join('\n'),
+  );
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}/`;
+  const bin = path.join(REPO_ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+  const child = spawn(
+    process.execPath,
+    [bin, '--config', path.join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout?.on('data', (chunk) => (out += chunk));
+  child.stderr?.on('data', (chunk) => (out += chunk));
+  await waitUntilUp(url, child, () => out);
+
+  // A user of its own, for the publish token.
+  const response = await fetch(new URL('-/user/org.couchdb.user:ferry', url), {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'ferry', password: `local-${port}-${Date.now()}` }),
+  });
+  const { token } = (await response.json()) as { token?: string };
+  if (!token) throw new Error(`the local registry gave no token (${response.status})`);
+  const publishNpmrc = path.join(dir, 'publish.npmrc');
+  fs.writeFileSync(publishNpmrc, `//127.0.0.1:${port}/:_authToken=${token}\n`);
+
+  return {
+    url,
+    scopeNpmrc: `@ferry:registry=${url}\n`,
+    publishAll() {
+      for (const name of FERRY_PACKAGES) {
+        const result = spawnSync('npm', ['publish', '--registry', url, '--userconfig', publishNpmrc], {
+          cwd: path.join(REPO_ROOT, 'packages', name),
+          encoding: 'utf8',
+        });
+        if (result.status !== 0) throw new Error(`npm publish of @ferry/${name} failed:\n${result.stderr}`);
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const port = process.env.REGISTRY_PORT ? Number(process.env.REGISTRY_PORT) : 4873;
+  const registry = await startLocalRegistry({ port });
+  registry.publishAll();
+  process.stdout.write(
+    [
+      `Ferry's packages (${FERRY_PACKAGES.map((name) => `@ferry/${name}`).join(', ')}) are published at ${registry.url}`,
+      'Install them in an app with the @ferry scope pointed here, for example:',
+      `  npm install --@ferry:registry=${registry.url} @ferry/expo && npm install -D --@ferry:registry=${registry.url} @ferry/cli`,
+      "or put this line in the app's .npmrc:",
+      `  ${registry.scopeNpmrc.trim()}`,
+      'Press Ctrl-C to stop (the registry and its storage are thrown away).',
+      '',
+    ].join('\n'),
+  );
+  const stop = () => void registry.stop().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
