@@ -5,6 +5,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerCertificates } from './certificates/certificate-module.js';
+import { describeAreas } from './config/areas.js';
+import type { CertificateConfig } from './config/certificate-config.js';
 import type { Config } from './config/config.js';
 import { AppError } from './http/app-error.js';
 import { bearerTokenOf, requireBearerToken } from './http/bearer-token.js';
@@ -12,9 +14,10 @@ import { installErrorHandling } from './http/error-handler.js';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { loggerOptions } from './http/logger.js';
 import { publicUrlResolver } from './http/public-url.js';
+import { connectRateLimitRedis } from './http/rate-limit-redis.js';
 import { AssetUploadService } from './ota/assets/asset-upload-service.js';
 import { KyselyReleaseStore } from './ota/kysely-release-store.js';
-import { createManifestDelivery } from './ota/manifest/manifest-delivery.js';
+import { createManifestDelivery, type ManifestDelivery } from './ota/manifest/manifest-delivery.js';
 import type { ManifestService } from './ota/manifest/manifest-service.js';
 import { ReleaseService } from './ota/release-service.js';
 import type { ReleaseStore } from './ota/release-store.js';
@@ -40,8 +43,9 @@ export interface FerryServices {
   releases: ReleaseService;
   /** Object storage (local files or S3): update assets, certificate PDFs. */
   objects: ObjectStore;
+  /** Throws when the OTA area is off (FERRY_AREAS): no manifests are served then. */
   manifests: ManifestService;
-  /** Signs manifests; its certificatePem is what the apps embed. */
+  /** Signs manifests; its certificatePem is what the apps embed. Throws when the OTA area is off. */
   signer: ManifestSigner;
 }
 
@@ -68,7 +72,10 @@ const releaseRateKey = (request: Parameters<typeof bearerTokenOf>[0]): string =>
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  if (!config.releaseToken) throw new Error('buildApp needs config.releaseToken; main.ts provides a development one.');
+  const { areas } = config;
+  if (areas.ota && !config.releaseToken) {
+    throw new Error('buildApp needs config.releaseToken with the OTA area on; main.ts provides a development one.');
+  }
 
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.logLevel) }),
@@ -118,8 +125,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  // REDIS_URL: counters shared by every instance. Without it they live in this process.
+  const shared = config.limits.redis;
+  const redis = shared && (await connectRateLimitRedis(shared.url, app.log));
+  if (redis) app.addHook('onClose', async () => redis.close());
   await app.register(rateLimit, {
     global: false,
+    ...(shared && redis
+      ? {
+          redis: redis.client,
+          nameSpace: shared.keyPrefix,
+          // Fail open: a Redis outage lets requests through unlimited rather than failing them with
+          // 500 (decisions.md, "Shared rate limits"); rate-limit-redis.ts logs the outage.
+          skipOnError: true,
+        }
+      : {}),
     errorResponseBuilder: (_request, context) =>
       new AppError(429, 'RATE_LIMITED', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`, {
         limit: context.max,
@@ -130,14 +150,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => database.close());
 
   const releaseStore = new KyselyReleaseStore(database, options.now);
-  const manifestDelivery = createManifestDelivery({ config, database, releaseStore, log: app.log });
-  await manifestDelivery.start();
-  app.addHook('onClose', async () => manifestDelivery.close());
+  // Manifest signing, cache and the cross-instance LISTEN exist only with the OTA area on.
+  let manifestDelivery: ManifestDelivery | undefined;
+  if (areas.ota && config.updates) {
+    const delivery = createManifestDelivery({
+      config: { updates: config.updates, database: config.database },
+      database,
+      releaseStore,
+      log: app.log,
+    });
+    manifestDelivery = delivery;
+    await delivery.start();
+    app.addHook('onClose', async () => delivery.close());
+  }
   const releases = new ReleaseService({
     store: releaseStore,
     log: app.log,
     now: options.now,
-    onPublished: manifestDelivery.onPublished,
+    onPublished: manifestDelivery?.onPublished,
   });
   const publicUrl = publicUrlResolver(app, config);
   const objectStorage = createObjectStorage(config.objects, {
@@ -145,17 +175,64 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     now: options.now,
   });
+  const otaOnly = (name: string): Error => new Error(`app.ferry.${name}: the OTA area is off (FERRY_AREAS)`);
   app.decorate('ferry', {
     database,
     releaseStore,
     releases,
     objects: objectStorage.store,
-    manifests: manifestDelivery.service,
-    signer: manifestDelivery.signer,
-  });
+    get manifests(): ManifestService {
+      if (!manifestDelivery) throw otaOnly('manifests');
+      return manifestDelivery.service;
+    },
+    get signer(): ManifestSigner {
+      if (!manifestDelivery) throw otaOnly('signer');
+      return manifestDelivery.signer;
+    },
+  } satisfies FerryServices);
 
+  // Health and objects serve every area; the rest only the areas that are on. A route of an area
+  // that is off is never registered, so it answers the common 404 body.
   healthRoutes(app, database);
-  const requireReleaseToken = requireBearerToken(config.releaseToken);
+  if (manifestDelivery && config.releaseToken) {
+    otaRoutes(app, { config, releaseToken: config.releaseToken, releases, manifestDelivery, objectStorage, publicUrl });
+  }
+  await app.register(objectRoutes, {
+    store: objectStorage.store,
+    signer: objectStorage.urlSigner,
+    delivery: new AssetDelivery(objectStorage.store, app.log),
+    uploads: objectStorage.local && { store: objectStorage.local, maxBytes: config.objects.uploadLimitBytes },
+  });
+  if (areas.certificates && config.certificates) {
+    await certificateRoutes(app, {
+      config,
+      certificates: config.certificates,
+      database,
+      objects: objectStorage.store,
+      now: options.now,
+      webRoot: options.webRoot,
+    });
+  }
+
+  app.log.info({ areas }, `areas: ${describeAreas(areas)}`);
+  if (redis) app.log.info('rate limits are shared through Redis (REDIS_URL)');
+  return app;
+}
+
+/** The OTA area: release registry, manifests and asset uploads under /api/updates. */
+function otaRoutes(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    releaseToken: string;
+    releases: ReleaseService;
+    manifestDelivery: ManifestDelivery;
+    objectStorage: ReturnType<typeof createObjectStorage>;
+    publicUrl: () => string;
+  },
+): void {
+  const { config, releases, objectStorage, publicUrl } = deps;
+  const requireReleaseToken = requireBearerToken(deps.releaseToken);
   releaseRoute(app, {
     service: releases,
     requireReleaseToken,
@@ -164,7 +241,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rateKey: releaseRateKey,
   });
   baselineFingerprintRoute(app, { service: releases, perMinute: config.limits.baselinePerMinute });
-  manifestRoute(app, { service: manifestDelivery.service });
+  manifestRoute(app, { service: deps.manifestDelivery.service });
   assetsRoute(app, {
     service: new AssetUploadService({
       store: objectStorage.store,
@@ -183,34 +260,45 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   releasesRoute(app, releaseAdmin);
   rollbackRoute(app, releaseAdmin);
-  await app.register(objectRoutes, {
-    store: objectStorage.store,
-    signer: objectStorage.urlSigner,
-    delivery: new AssetDelivery(objectStorage.store, app.log),
-    uploads: objectStorage.local && { store: objectStorage.local, maxBytes: config.objects.uploadLimitBytes },
-  });
+}
+
+/**
+ * The certificate area: issuance and assignment endpoints (/v2), the vendor clients or their
+ * simulators, the retention sweep, the development sign-in the funnel uses, and the web funnel at `/`
+ * (registered last: it is a catch-all).
+ */
+async function certificateRoutes(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    certificates: CertificateConfig;
+    database: Database;
+    objects: ObjectStore;
+    now: (() => Date) | undefined;
+    webRoot: string | undefined;
+  },
+): Promise<void> {
+  const { config, certificates } = deps;
   await registerCertificates(app, {
-    config: config.certificates,
+    config: certificates,
     production: config.production,
-    database,
-    objects: objectStorage.store,
+    database: deps.database,
+    objects: deps.objects,
     releaseToken: config.releaseToken,
-    now: options.now,
+    now: deps.now,
   });
   developmentRoutes(app, {
     production: config.production,
     aesKey: app.certificates.aesKey,
     jwtSecret: app.certificates.jwtSecret,
-    certifiedClaim: config.certificates.auth.certifiedClaim,
-    issuer: config.certificates.auth.issuer,
-    audience: config.certificates.auth.audience,
-    now: options.now,
+    certifiedClaim: certificates.auth.certifiedClaim,
+    issuer: certificates.auth.issuer,
+    audience: certificates.auth.audience,
+    now: deps.now,
   });
   await webAppRoutes(app, {
-    root: options.webRoot ?? DEFAULT_WEB_ROOT,
+    root: deps.webRoot ?? DEFAULT_WEB_ROOT,
     production: config.production,
     aesKey: app.certificates.aesKey,
   });
-
-  return app;
 }

@@ -1,15 +1,23 @@
 import fs from 'node:fs';
 import { buildApp } from './app.js';
+import { describeAreas } from './config/areas.js';
 import { certificateAnnouncement } from './config/certificate-development-defaults.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { applyDevelopmentDefaults, type DevelopmentNotice } from './config/development-defaults.js';
 
 function announce(notice: DevelopmentNotice): void {
-  const lines = ['', 'Ferry is running in DEVELOPMENT mode: embedded defaults, not for production.'];
+  const lines = [
+    '',
+    'Ferry is running in DEVELOPMENT mode: embedded defaults, not for production.',
+    `Areas (FERRY_AREAS): ${describeAreas(notice.areas)}`,
+  ];
+  // With the OTA area off the development token is only the operator token (OPERATOR_TOKEN unset).
+  const tokenName =
+    notice.releaseTokenRole === 'operator' ? 'Operator token of POST /v2/operator/assignments' : 'Release token';
   if (notice.createdReleaseToken) {
-    lines.push(`Release token (shown once; also in ${notice.releaseTokenFile}):`, `  ${notice.createdReleaseToken}`);
-  } else {
-    lines.push(`Release token: see ${notice.releaseTokenFile}`);
+    lines.push(`${tokenName} (shown once; also in ${notice.releaseTokenFile}):`, `  ${notice.createdReleaseToken}`);
+  } else if (notice.releaseTokenFile) {
+    lines.push(`${tokenName}: see ${notice.releaseTokenFile}`);
   }
   if (notice.codeSigningCertificateFile) {
     lines.push(
@@ -53,7 +61,9 @@ async function main(): Promise<void> {
   if (notice) {
     app.log.warn({ dataDir: config.dataDir }, 'development mode: embedded defaults are in use');
     announce(notice);
-    process.stdout.write(`${certificateAnnouncement(notice, app.certificates).join('\n')}\n\n`);
+    if (notice.certificates) {
+      process.stdout.write(`${certificateAnnouncement(notice.certificates, app.certificates).join('\n')}\n\n`);
+    }
   }
 
   let closing = false;

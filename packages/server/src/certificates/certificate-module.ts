@@ -48,7 +48,8 @@ export interface CertificateModuleOptions {
   production: boolean;
   database: Database;
   objects: ObjectStore;
-  releaseToken: string;
+  /** The release token, the operator token's fallback outside production; undefined with the OTA area off. */
+  releaseToken: string | undefined;
   now?: () => Date;
 }
 

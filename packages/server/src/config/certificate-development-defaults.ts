@@ -23,12 +23,15 @@ function secretFile(file: string, create: () => string, created: string[], name:
 /**
  * Development keys for certificate issuance, kept in DATA_DIR/dev so they survive restarts:
  * the clients' AES key (cert-aes-key, Base64 of 32 bytes) and the HS256 secret user tokens are
- * signed with (jwt-secret, read by `ferry dev-token`). Never called when NODE_ENV=production.
+ * signed with (jwt-secret, read by `ferry dev-token`). Never called when NODE_ENV=production;
+ * changes nothing (and gives no notice) when the certificate area is off.
  */
 export function applyCertificateDevelopmentDefaults(
   config: Config,
   devDir: string,
-): { config: Config; notice: CertificateDevelopmentNotice } {
+): { config: Config; notice: CertificateDevelopmentNotice | undefined } {
+  // The keys belong to the certificate area: nothing is generated while it is off.
+  if (!config.certificates) return { config, notice: undefined };
   const certAesKeyFile = path.join(devDir, 'cert-aes-key');
   const jwtSecretFile = path.join(devDir, 'jwt-secret');
   const created: string[] = [];

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type Areas, parseAreas } from './areas.js';
 import { type CertificateConfig, loadCertificateConfig } from './certificate-config.js';
 import { loadObjectsConfig, type ObjectsConfig } from './object-store-config.js';
 import { loadUpdatesConfig, type UpdatesConfig } from './updates-config.js';
@@ -32,7 +33,18 @@ const EnvSchema = z.object({
   RELEASE_BODY_LIMIT_BYTES: intFrom('RELEASE_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).optional(),
   RELEASE_RATE_LIMIT_PER_MINUTE: intFrom('RELEASE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
   BASELINE_RATE_LIMIT_PER_MINUTE: intFrom('BASELINE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
+  REDIS_URL: z
+    .string()
+    .regex(
+      /^rediss?:\/\/[^/?#]/,
+      'REDIS_URL must be a redis:// (or rediss://) URL (leave it unset for per-instance limits)',
+    )
+    .refine((value) => URL.canParse(value), 'REDIS_URL must be a valid redis:// URL')
+    .optional(),
 });
+
+/** Where shared rate-limit counters live in Redis: every key starts with keyPrefix. */
+export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'ferry-rl:';
 
 export type Env = Record<string, string | undefined>;
 
@@ -45,26 +57,45 @@ export interface Config {
   dataDir: string;
   /** poolSize: PostgreSQL connections (DATABASE_POOL_SIZE); unset means DEFAULT_POOL_SIZE in database.ts. */
   database: { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolSize?: number };
-  /** Undefined only in development, where a token is generated on first start. */
+  /** What this instance serves (FERRY_AREAS, areas.ts); objects and health are always on. */
+  areas: Areas;
+  /**
+   * Bearer token of the release endpoints. Undefined in development until a token is generated on
+   * first start, and whenever the OTA area is off (OTA_RELEASE_TOKEN is then not read).
+   */
   releaseToken: string | undefined;
   limits: {
     releaseBodyBytes: number;
     releasePerMinute: number;
     baselinePerMinute: number;
+    /**
+     * REDIS_URL: rate-limit counters shared by every instance using this Redis, under keyPrefix.
+     * Undefined: counters live in memory, per instance.
+     */
+    redis: { url: string; keyPrefix: string } | undefined;
   };
-  /** Certificate issuance: keys, user auth, vendors, limits (certificate-config.ts). */
-  certificates: CertificateConfig;
+  /**
+   * Certificate issuance: keys, user auth, vendors, limits (certificate-config.ts). Undefined when
+   * the certificate area is off: its variables are then neither required nor read.
+   */
+  certificates: CertificateConfig | undefined;
   /** Object storage: local files or S3, asset URLs, upload limit (object-store-config.ts). */
   objects: ObjectsConfig;
-  /** Manifest signing and the manifest cache (updates-config.ts). */
-  updates: UpdatesConfig;
+  /**
+   * Manifest signing and the manifest cache (updates-config.ts). Undefined when the OTA area is
+   * off: its variables are then neither required nor read.
+   */
+  updates: UpdatesConfig | undefined;
 }
 
 /** Empty strings count as unset: CI systems often export VAR= for "not configured". */
 const withoutEmpty = (env: Env): Env => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
 
 export function loadConfig(rawEnv: Env = process.env): Config {
-  const parsed = EnvSchema.safeParse(withoutEmpty(rawEnv));
+  const setEnv = withoutEmpty(rawEnv);
+  const areas = parseAreas(setEnv.FERRY_AREAS);
+  // An area that is off has its variables left unread, so they can neither be required nor fail.
+  const parsed = EnvSchema.safeParse(areas.ota ? setEnv : { ...setEnv, OTA_RELEASE_TOKEN: undefined });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const variable = String(first?.path[0] ?? 'environment');
@@ -72,7 +103,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
   }
   const env = parsed.data;
   const production = env.NODE_ENV === 'production';
-  if (production && !env.OTA_RELEASE_TOKEN) {
+  if (production && areas.ota && !env.OTA_RELEASE_TOKEN) {
     throw new ConfigError(
       'OTA_RELEASE_TOKEN is required when NODE_ENV=production (the bearer token of the release endpoints)',
     );
@@ -87,6 +118,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     publicUrl,
     dataDir,
+    areas,
     database: env.DATABASE_URL
       ? {
           engine: 'postgres',
@@ -99,9 +131,10 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       releaseBodyBytes: env.RELEASE_BODY_LIMIT_BYTES ?? 1024 * 1024,
       releasePerMinute: env.RELEASE_RATE_LIMIT_PER_MINUTE ?? 120,
       baselinePerMinute: env.BASELINE_RATE_LIMIT_PER_MINUTE ?? 300,
+      redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: DEFAULT_RATE_LIMIT_KEY_PREFIX } : undefined,
     },
-    certificates: loadCertificateConfig(withoutEmpty(rawEnv), production),
-    objects: loadObjectsConfig(withoutEmpty(rawEnv), { production, dataDir }),
-    updates: loadUpdatesConfig(withoutEmpty(rawEnv), production),
+    certificates: areas.certificates ? loadCertificateConfig(setEnv, production) : undefined,
+    objects: loadObjectsConfig(setEnv, { production, dataDir }),
+    updates: areas.ota ? loadUpdatesConfig(setEnv, production) : undefined,
   };
 }

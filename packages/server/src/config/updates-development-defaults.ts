@@ -13,9 +13,10 @@ export interface UpdatesDevelopmentNotice {
 }
 
 /**
- * Development only: a code-signing key and certificate (DATA_DIR/dev/code-signing) and the local
- * object store's URL secret (DATA_DIR/dev/object-url-secret), each made once and kept, so signed
- * URLs and app builds keep working across restarts. Explicit configuration always wins.
+ * Development only: a code-signing key and certificate (DATA_DIR/dev/code-signing; OTA area only)
+ * and the local object store's URL secret (DATA_DIR/dev/object-url-secret; every area), each made
+ * once and kept, so signed URLs and app builds keep working across restarts. Explicit
+ * configuration always wins.
  */
 export function applyUpdatesDevelopmentDefaults(
   config: Config,
@@ -23,8 +24,9 @@ export function applyUpdatesDevelopmentDefaults(
 ): { config: Config; notice: UpdatesDevelopmentNotice } {
   const notice: UpdatesDevelopmentNotice = {};
   fs.mkdirSync(devDir, { recursive: true, mode: 0o700 });
+  // The signing key belongs to the OTA area: nothing is generated while it is off.
   let updates = config.updates;
-  if (!updates.signing) {
+  if (updates && !updates.signing) {
     const generated = ensureDevelopmentSigningKey(devDir, updates.keyId);
     updates = { ...updates, signing: generated.signing };
     notice.codeSigningCertificateFile = generated.certificateFile;

@@ -73,7 +73,7 @@ describe('development signing key', () => {
     const second = applyUpdatesDevelopmentDefaults(config, devDir);
     expect(second.notice.createdCodeSigningKey).toBe(false);
     expect(fs.readFileSync(second.notice.codeSigningCertificateFile!, 'utf8')).toBe(certificate);
-    expect(second.config.updates.signing).toEqual(first.config.updates.signing);
+    expect(second.config.updates?.signing).toEqual(first.config.updates?.signing);
     // The URL secret is kept too, so signed URLs survive a restart.
     expect(second.config.objects.store).toEqual(first.config.objects.store);
   });
@@ -81,7 +81,7 @@ describe('development signing key', () => {
   it('explicit configuration wins over development defaults', () => {
     const config = loadConfig({ DATA_DIR: dir, OTA_SIGNING_KEY_PATH: keyFile, OTA_SIGNING_CERT_PATH: certFile });
     const { config: applied, notice } = applyUpdatesDevelopmentDefaults(config, path.join(dir, 'dev2'));
-    expect(applied.updates.signing?.key.path).toBe(keyFile);
+    expect(applied.updates?.signing?.key.path).toBe(keyFile);
     expect(notice.codeSigningCertificateFile).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { Release } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/config.js';
+import type { UpdatesConfig } from '../../config/updates-config.js';
 import { createManifestSigner } from '../../signing/create-manifest-signer.js';
 import type { ManifestSigner } from '../../signing/manifest-signer.js';
 import type { Database } from '../../storage/database.js';
@@ -22,7 +23,8 @@ export interface ManifestDelivery {
 
 /** Assembles signer, cache, service and cross-instance invalidation from the configuration. */
 export function createManifestDelivery(deps: {
-  config: Pick<Config, 'updates' | 'database'>;
+  /** The OTA area's configuration: only built when that area is on. */
+  config: { updates: UpdatesConfig; database: Config['database'] };
   database: Database;
   releaseStore: ReleaseStore;
   log: FastifyBaseLogger;
