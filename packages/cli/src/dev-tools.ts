@@ -12,8 +12,9 @@ const missing = (command: string) =>
 const isModuleNotFound = (error: unknown): boolean =>
   error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
 
-// @ferry/dev-tools is an optional peer: the simulators need an HTTP server (Fastify), which an
-// app's CI, which only publishes, should not install.
+// @ferry/dev-tools is not a dependency: the simulators need an HTTP server (Fastify), which an
+// app's CI, which only publishes, should not install. A team adds it next to the CLI when it wants
+// these commands (not a peer either: changesets would turn every minor release into a major one).
 export async function loadSimulators(command: string): Promise<DevTools> {
   try {
     return await import('@ferry/dev-tools');
