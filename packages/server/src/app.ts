@@ -170,7 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onPublished: manifestDelivery?.onPublished,
   });
   const publicUrl = publicUrlResolver(app, config);
-  const objectStorage = createObjectStorage(config.objects, {
+  const objectStorage = await createObjectStorage(config.objects, {
     objectsBaseUrl: () => `${publicUrl()}/objects`,
     log: app.log,
     now: options.now,
@@ -227,7 +227,7 @@ function otaRoutes(
     releaseToken: string;
     releases: ReleaseService;
     manifestDelivery: ManifestDelivery;
-    objectStorage: ReturnType<typeof createObjectStorage>;
+    objectStorage: Awaited<ReturnType<typeof createObjectStorage>>;
     publicUrl: () => string;
   },
 ): void {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CertificateVendor } from '@ferry/contracts';
+import type { VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { requireCertifiedUser } from '../auth/require-certified-user.js';
@@ -15,7 +16,6 @@ import { residentCertificateRoute } from '../routes/v2/user/certificate/resident
 import type { Database } from '../storage/database.js';
 import type { ObjectStore } from '../storage/objects/object-store.js';
 import { VendorAClient } from '../vendors/vendor-a/client.js';
-import type { VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
 import { VendorBClient } from '../vendors/vendor-b/client.js';
 import type { VendorClient } from '../vendors/vendor-client.js';
 import { AssignmentService } from './assignment-service.js';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** While Redis stays unreachable, the warning is repeated at most this often. */
 const WARNING_INTERVAL_MS = 60_000;
@@ -19,6 +19,8 @@ export interface RateLimitRedis {
  * repeated at most once a minute, and recovery is logged.
  */
 export async function connectRateLimitRedis(url: string, log: FastifyBaseLogger): Promise<RateLimitRedis> {
+  // Loaded only with REDIS_URL set: an instance without it never pays for the client at start-up.
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     lazyConnect: true,
     connectionName: 'ferry-rate-limit',

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { migrateToLatest } from './migrations/migrator.js';
 import type { DatabaseSchema } from './schema.js';
@@ -28,13 +29,20 @@ export interface Database {
   close(): Promise<void>;
 }
 
+const requireDriver = createRequire(import.meta.url);
+/**
+ * The PostgreSQL driver, loaded when PostgreSQL is configured: an instance on SQLite never pays for
+ * it at start-up (pg is CommonJS, so a synchronous require keeps openDatabase synchronous).
+ */
+export const loadPg = (): typeof pg => requireDriver('pg') as typeof pg;
+
 // BIGINT (epoch ms) and COUNT come back as strings by default; every value we store fits a double.
-const pgTypes = {
+const pgTypes = (driver: typeof pg) => ({
   getTypeParser(oid: number, format?: string) {
     if (oid === 20) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return driver.types.getTypeParser(oid, format as 'text');
   },
-};
+});
 
 /** PostgreSQL connections per pool when DATABASE_POOL_SIZE is unset. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -64,17 +72,19 @@ function withStatementCache(sqlite: Sqlite.Database): SqliteDatabase {
 export function openDatabase(target: Config['database']): Database {
   if (target.engine === 'postgres') {
     const size = target.poolSize ?? DEFAULT_POOL_SIZE;
+    const driver = loadPg();
+    const types = pgTypes(driver);
     // A fixed-size pool (min = max, as HikariCP recommends): pg-pool otherwise closes connections
     // idle for 10 s and opens them again when traffic returns, and opening one (a backend fork,
     // authentication, a cold catalog cache) costs tens of milliseconds that land on the requests
     // queued behind it, exactly when a burst arrives. openMigratedDatabase opens them all at start.
     // Two pools of that size: one as configured, one for `ephemeral` writes.
-    const pool = new pg.Pool({ connectionString: target.url, max: size, min: size, types: pgTypes });
-    const ephemeralPool = new pg.Pool({
+    const pool = new driver.Pool({ connectionString: target.url, max: size, min: size, types });
+    const ephemeralPool = new driver.Pool({
       connectionString: target.url,
       max: size,
       min: size,
-      types: pgTypes,
+      types,
       // Set at connection start-up, so it costs no round trip.
       options: '-c synchronous_commit=off',
     });

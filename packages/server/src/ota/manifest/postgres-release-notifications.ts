@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Channel, Platform, RuntimeVersion, type Track } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { z } from 'zod';
-import type { Database } from '../../storage/database.js';
+import { type Database, loadPg } from '../../storage/database.js';
 
 /** The PostgreSQL channel every instance listens on. */
 export const RELEASE_NOTIFY_CHANNEL = 'ferry_release_published';
@@ -55,7 +55,7 @@ export class PostgresReleaseNotifications {
 
   private async connect(): Promise<void> {
     if (this.closing) return;
-    const client = new pg.Client({
+    const client = new (loadPg().Client)({
       connectionString: this.options.url,
       application_name: LISTENER_APPLICATION_NAME,
       keepAlive: true,

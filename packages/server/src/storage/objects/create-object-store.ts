@@ -4,7 +4,6 @@ import type { ObjectsConfig } from '../../config/object-store-config.js';
 import { LocalObjectStore } from './local-object-store.js';
 import type { ObjectStore } from './object-store.js';
 import { ObjectUrlSigner } from './object-url-signer.js';
-import { S3ObjectStore } from './s3-object-store.js';
 
 export interface ObjectStorage {
   store: ObjectStore;
@@ -14,11 +13,14 @@ export interface ObjectStorage {
   local: LocalObjectStore | undefined;
 }
 
-/** Picks the adapter the configuration asks for. */
-export function createObjectStorage(
+/**
+ * Picks the adapter the configuration asks for. The S3 adapter (and the AWS SDK behind it) is
+ * loaded only when S3 is configured: it is the largest import of the server's start-up.
+ */
+export async function createObjectStorage(
   config: ObjectsConfig,
   deps: { objectsBaseUrl: () => string; log: FastifyBaseLogger; now?: () => Date },
-): ObjectStorage {
+): Promise<ObjectStorage> {
   const store = config.store;
   let secret = store.kind === 'local' ? store.urlSecret : undefined;
   if (!secret) {
@@ -29,6 +31,7 @@ export function createObjectStorage(
   }
   const urlSigner = new ObjectUrlSigner(secret, deps.now);
   if (store.kind === 's3') {
+    const { S3ObjectStore } = await import('./s3-object-store.js');
     return { store: new S3ObjectStore(store.s3, { now: deps.now }), urlSigner, local: undefined };
   }
   const local = new LocalObjectStore({ directory: store.directory, baseUrl: deps.objectsBaseUrl, signer: urlSigner });
