@@ -9,4 +9,5 @@ export * from './ota/release-history.js';
 export * from './ota/rollback.js';
 export * from './ota/runtime-version.js';
 export * from './ota/update-policy.js';
+export * from './ota/update-policy-schema.js';
 export * from './web/development.js';

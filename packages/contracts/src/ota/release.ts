@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Channel } from './channel.js';
 import { Platform } from './platform.js';
 import { RuntimeVersion } from './runtime-version.js';
-import { UpdatePolicySchema } from './update-policy.js';
+import { UpdatePolicySchema } from './update-policy-schema.js';
 
 /** Unpadded base64url SHA-256, the hash the Expo Updates protocol v1 uses. */
 export const AssetHash = z

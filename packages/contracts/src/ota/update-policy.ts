@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// No zod here: `@ferry/contracts/update-policy` is what the app SDK bundles, and an app should not
+// carry a validation library for three integers. The schema is in update-policy-schema.ts.
 
 /** Wire and storage values are integers and must never change. */
 export const UpdatePolicy = {
@@ -9,8 +10,6 @@ export const UpdatePolicy = {
 export type UpdatePolicy = (typeof UpdatePolicy)[keyof typeof UpdatePolicy];
 
 export const UPDATE_POLICY_VALUES = [UpdatePolicy.Immediate, UpdatePolicy.Notify, UpdatePolicy.Default] as const;
-
-export const UpdatePolicySchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 
 /** Anything that is not 1, 2 or 3 (null, missing, unknown) is Default. */
 export const resolveUpdatePolicyValue = (value: unknown): UpdatePolicy =>
