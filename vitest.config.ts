@@ -9,7 +9,7 @@ export default defineConfig({
   // some dependencies (@aws-sdk/*) do not mean for Node.
   ssr: { resolve: { conditions: [SOURCE, 'node', 'development|production'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PostgreSQL-backed suites create their own databases, so files can run in parallel.

@@ -61,7 +61,7 @@ export function applyCertificateDevelopmentDefaults(
 export function certificateAnnouncement(notice: CertificateDevelopmentNotice, module: CertificateModule): string[] {
   const lines = [
     `Certificate AES key (CERT_AES_KEY${notice.createdCertificateKeys.includes('CERT_AES_KEY') ? ', generated now' : ''}): ${notice.certAesKeyFile}`,
-    `User tokens: \`npm run ferry -- dev-token --user <id>\` (secret in ${notice.jwtSecretFile})`,
+    `User tokens: \`ferry dev-token --user <id>\` (@ferry/cli with @ferry/dev-tools; \`npm run ferry -- dev-token …\` in the Ferry repository; secret in ${notice.jwtSecretFile})`,
   ];
   for (const [vendor, simulator] of Object.entries(module.simulators)) {
     if (simulator)

@@ -1,0 +1,562 @@
+/**
+ * npm run e2e:registry — Ferry installed the way a team installs it, end to end (minutes; not part
+ * of `npm test`).
+ *
+ * 1. A throwaway registry (Verdaccio) serves every Ferry package, published from this checkout's
+ *    builds; consumers take the @ferry scope from it (`@ferry:registry=…` in .npmrc) and everything
+ *    else from their usual registry.
+ * 2. In a temporary folder outside this checkout: a new Expo app from the official template of the
+ *    SDK the example app uses (`npm pack expo-template-default@<major>`), installed, committed.
+ * 3. The team's additions: `@ferry/expo` + expo-updates and `@ferry/cli` from the registry, the policy
+ *    hook and banner in the root layout, `app.config.js` with `@ferry/expo/config`, the release
+ *    control file, fingerprint.config.js and the server's code-signing certificate; committed.
+ * 4. In another folder: `npm install @ferry/server`, `npx ferry-server` on SQLite (its own DATA_DIR,
+ *    a free PORT), ready when /readyz answers.
+ * 5. `CI=true npx ferry publish --channel production` (a real `expo export` of both platforms); each
+ *    platform's manifest is fetched as expo-updates does, its signature verified with the app's
+ *    certificate and every asset's SHA-256 checked; the release records the git commit.
+ * 6. `npx ferry gate` passes (same fingerprint as the production baseline).
+ * 7. A second publish of the same export (`--dist`) sends 0 asset bytes.
+ *
+ * Prints the time of each phase and the installed sizes. FERRY_E2E_KEEP=1 keeps the temporary
+ * folders (their path is printed).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  type ClientManifest,
+  downloadAndVerify,
+  fetchManifestLikeExpo,
+} from '../../packages/server/test/support/expo-client.js';
+import { type LocalRegistry, REPO_ROOT, startLocalRegistry } from '../../scripts/local-registry.js';
+import {
+  cleanEnv,
+  dependencyClosure,
+  diskUsage,
+  freePort,
+  installedPackages,
+  killAll,
+  mib,
+  type RunOptions,
+  run,
+  runOk,
+  scopedProject,
+  start,
+  waitUntilReady,
+  writeScopeNpmrc,
+} from './support/sandbox.js';
+
+const PLATFORMS = ['ios', 'android'] as const;
+type Platform = (typeof PLATFORMS)[number];
+const MINUTE = 60_000;
+const APP_NAME = 'ferry-registry-e2e';
+const APP_VERSION = '1.0.0';
+const IOS_BUILD_NUMBER = '1';
+const ANDROID_VERSION_CODE = 3;
+const RUNTIME_VERSIONS: Record<Platform, string> = {
+  ios: `${APP_VERSION}(${IOS_BUILD_NUMBER})`,
+  android: `${APP_VERSION}(${ANDROID_VERSION_CODE})`,
+};
+/** A string of the SDK's Notify banner: the published bundle must contain the SDK. */
+const SDK_MARKER = 'ferry-notify-banner';
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`e2e check failed: ${message}`);
+}
+
+const timings: Array<[string, number]> = [];
+async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+  process.stdout.write(`\n── ${name}\n`);
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    timings.push([name, (performance.now() - started) / 1000]);
+  }
+}
+
+const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+const writeJson = (file: string, value: unknown) => fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+
+interface PackageManifest {
+  name?: string;
+  version?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  overrides?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** Replaces `from` (which must occur exactly once) in a file of the template. */
+function edit(file: string, from: string, to: string): void {
+  const text = fs.readFileSync(file, 'utf8');
+  const at = text.indexOf(from);
+  check(at >= 0 && text.indexOf(from, at + 1) < 0, `${file} contains ${JSON.stringify(from)} once (template changed?)`);
+  fs.writeFileSync(file, text.slice(0, at) + to + text.slice(at + from.length));
+}
+
+const countFiles = (dir: string): number =>
+  fs.existsSync(dir)
+    ? fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).length
+    : 0;
+
+/** The Ferry files a team adds to an Expo app (examples/expo-app is the model). */
+function wireFerry(app: string, serverUrl: string, certificatePem: string): void {
+  // The release control values (spec, "Release control values"): plain JavaScript, bumped by `ferry bump`.
+  fs.writeFileSync(
+    path.join(app, 'release.config.js'),
+    `// Release control values, set by a person per release (ferry bump rewrites the literals).
+/** Marketing version shown in the stores. */
+const APP_VERSION = '${APP_VERSION}';
+/** Android versionCode: only ever goes up. */
+const ANDROID_VERSION_CODE = ${ANDROID_VERSION_CODE};
+/** iOS build number: only ever goes up. */
+const IOS_BUILD_NUMBER = '${IOS_BUILD_NUMBER}';
+/** true: runtimeVersion \`<APP_VERSION>-pre\`. */
+const IS_PRERELEASE = false;
+
+module.exports = { APP_VERSION, ANDROID_VERSION_CODE, IOS_BUILD_NUMBER, IS_PRERELEASE };
+`,
+  );
+  // The release control file feeds the native fingerprint.
+  fs.writeFileSync(
+    path.join(app, 'fingerprint.config.js'),
+    `/** @type {import('@expo/fingerprint').Config} */
+module.exports = {
+  extraSources: [{ type: 'file', filePath: 'release.config.js', reasons: ['releaseControlFile'] }],
+};
+`,
+  );
+  // The app config: app.json stays the base; Ferry's helpers add channel, manifest URL, code signing
+  // and the per-platform runtimeVersion.
+  fs.writeFileSync(
+    path.join(app, 'app.config.js'),
+    `const { appEnvSettings, parseAppEnv, runtimeVersionsFor, updatesConfig } = require('@ferry/expo/config');
+const { ANDROID_VERSION_CODE, APP_VERSION, IOS_BUILD_NUMBER, IS_PRERELEASE } = require('./release.config');
+
+/** API addresses per manifest address of the APP_ENV table (committed: they feed the fingerprint). */
+const API_ADDRESSES = {
+  developmentUrl: ${JSON.stringify(serverUrl)},
+  productionUrl: ${JSON.stringify(serverUrl)},
+};
+/** The code-signing certificate the build embeds (the server's; keyid "main"). */
+const CODE_SIGNING_CERTIFICATE = './certs/certificate.pem';
+
+module.exports = ({ config }) => {
+  const appEnv = parseAppEnv(process.env.APP_ENV);
+  const { channel, updatesEnabled } = appEnvSettings(appEnv);
+  const runtimeVersions = runtimeVersionsFor({
+    appVersion: APP_VERSION,
+    iosBuildNumber: IOS_BUILD_NUMBER,
+    androidVersionCode: ANDROID_VERSION_CODE,
+    isPrerelease: IS_PRERELEASE,
+  });
+  return {
+    ...config,
+    version: APP_VERSION,
+    ios: {
+      ...config.ios,
+      bundleIdentifier: 'com.example.ferryregistrye2e',
+      buildNumber: IOS_BUILD_NUMBER,
+      runtimeVersion: runtimeVersions.ios,
+    },
+    android: {
+      ...config.android,
+      package: 'com.example.ferryregistrye2e',
+      versionCode: ANDROID_VERSION_CODE,
+      runtimeVersion: runtimeVersions.android,
+    },
+    updates: updatesConfig(appEnv, {
+      ...API_ADDRESSES,
+      codeSigningCertificate: updatesEnabled ? CODE_SIGNING_CERTIFICATE : undefined,
+    }),
+    extra: { ...config.extra, appEnv, channel },
+  };
+};
+`,
+  );
+  fs.mkdirSync(path.join(app, 'certs'), { recursive: true });
+  fs.writeFileSync(path.join(app, 'certs', 'certificate.pem'), certificatePem);
+  // The template ignores *.pem; the certificate (public) is part of the app.
+  fs.appendFileSync(
+    path.join(app, '.gitignore'),
+    '\n# Ferry: the code-signing certificate the build embeds\n!certs/certificate.pem\n',
+  );
+
+  // The policy hook and banner in the root layout (docs/app-sdk.md).
+  const layout = path.join(app, 'src', 'app', '_layout.tsx');
+  edit(
+    layout,
+    "import { useColorScheme } from 'react-native';\n",
+    "import { OtaUpdateBanner, useOtaUpdatePolicy } from '@ferry/expo';\nimport { useColorScheme } from 'react-native';\nimport { useSafeAreaInsets } from 'react-native-safe-area-context';\n",
+  );
+  edit(
+    layout,
+    '  const colorScheme = useColorScheme();\n',
+    '  const colorScheme = useColorScheme();\n  const update = useOtaUpdatePolicy();\n  const insets = useSafeAreaInsets();\n',
+  );
+  edit(
+    layout,
+    '      <AppTabs />\n',
+    '      <AppTabs />\n      <OtaUpdateBanner update={update} topInset={insets.top} />\n',
+  );
+}
+
+interface PublishReport {
+  released: Map<Platform, { id: string; runtimeVersion: string }>;
+  uploads: Map<Platform, { uploaded: number; uploadedSize: string; skipped: number; skippedSize: string }>;
+}
+
+/** Reads the publisher's stdout (docs/publishing.md, "Output"). */
+function parsePublish(stdout: string): PublishReport {
+  const released = new Map(
+    [...stdout.matchAll(/^(ios|android): published release ([0-9a-f-]{36}) to production\/\w+\/(.+)$/gm)].map(
+      (m) => [m[1] as Platform, { id: m[2]!, runtimeVersion: m[3]! }] as const,
+    ),
+  );
+  const uploads = new Map(
+    [
+      ...stdout.matchAll(
+        /^(ios|android): uploaded (\d+) asset\(s\) \(([^)]+)\), skipped (\d+) already stored \(([^)]+)\)$/gm,
+      ),
+    ].map(
+      (m) =>
+        [
+          m[1] as Platform,
+          { uploaded: Number(m[2]), uploadedSize: m[3]!, skipped: Number(m[4]), skippedSize: m[5]! },
+        ] as const,
+    ),
+  );
+  return { released, uploads };
+}
+
+async function main(): Promise<void> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-registry-e2e-'));
+  check(path.relative(REPO_ROOT, work).startsWith('..'), 'the temporary folder is outside the checkout');
+  const app = path.join(work, APP_NAME);
+  const serverDir = path.join(work, 'server');
+  const dataDir = path.join(serverDir, 'data');
+  const keep = process.env.FERRY_E2E_KEEP === '1';
+  let registry: LocalRegistry | undefined;
+  let server: ReturnType<typeof start> | undefined;
+  let cleaned = false;
+  const cleanUp = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await server?.stop();
+    killAll();
+    await registry?.stop();
+    if (keep) process.stdout.write(`\nkept ${work}\n`);
+    else fs.rmSync(work, { recursive: true, force: true });
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\n${signal}: cleaning up\n`);
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const started = performance.now();
+  const sh = (command: string, args: string[], cwd: string, options: Partial<RunOptions> = {}) =>
+    runOk(command, args, { cwd, echo: true, timeoutMs: 20 * MINUTE, ...options });
+  const npm = (cwd: string, ...args: string[]) => sh('npm', [...args, '--no-audit', '--no-fund'], cwd);
+  const gitEnv = cleanEnv({
+    GIT_AUTHOR_NAME: 'Ferry e2e',
+    GIT_AUTHOR_EMAIL: 'e2e@example.com',
+    GIT_COMMITTER_NAME: 'Ferry e2e',
+    GIT_COMMITTER_EMAIL: 'e2e@example.com',
+  });
+  const git = (...args: string[]) => runOk('git', args, { cwd: app, env: gitEnv, timeoutMs: 2 * MINUTE });
+
+  try {
+    registry = await phase('start the local registry', () => startLocalRegistry());
+    const registryUrl = registry.url;
+    await phase('publish every Ferry package to it', async () => registry!.publishAll());
+
+    // ── The app, from the official template of the example app's SDK.
+    const example = readJson<PackageManifest>(path.join(REPO_ROOT, 'examples/expo-app/package.json'));
+    const sdkMajor = /(\d+)\./.exec(example.dependencies?.expo ?? '')?.[1];
+    check(sdkMajor, 'examples/expo-app/package.json names the expo version');
+    const templateBase = await phase(`create an Expo app from expo-template-default@${sdkMajor}`, async () => {
+      const packed = await sh('npm', ['pack', `expo-template-default@${sdkMajor}`, '--pack-destination', work], work);
+      const tarball = packed.stdout.trim().split('\n').pop()!;
+      await sh('tar', ['xzf', path.join(work, tarball), '-C', work], work);
+      fs.renameSync(path.join(work, 'package'), app);
+      fs.rmSync(path.join(work, tarball));
+      // What create-expo-app does with the template's dotfiles.
+      if (fs.existsSync(path.join(app, 'gitignore')))
+        fs.renameSync(path.join(app, 'gitignore'), path.join(app, '.gitignore'));
+      if (fs.existsSync(path.join(app, '_vscode'))) fs.renameSync(path.join(app, '_vscode'), path.join(app, '.vscode'));
+      const manifest = readJson<PackageManifest>(path.join(app, 'package.json'));
+      manifest.name = APP_NAME;
+      manifest.version = APP_VERSION;
+      manifest.private = true;
+      delete manifest.license;
+      // The registry here lacks a dependency of the newest expo-constants 57.x; the example app pins
+      // it through overrides (docs/publishing.md). Take the same pin when the example has it.
+      if (example.overrides?.['expo-constants'] && example.dependencies?.['expo-constants']) {
+        manifest.dependencies = { ...manifest.dependencies, 'expo-constants': example.dependencies['expo-constants'] };
+        manifest.overrides = { ...manifest.overrides, 'expo-constants': '$expo-constants' };
+      }
+      writeJson(path.join(app, 'package.json'), manifest);
+      const appJson = readJson<{ expo: Record<string, unknown> }>(path.join(app, 'app.json'));
+      appJson.expo.name = 'Ferry registry e2e';
+      appJson.expo.slug = APP_NAME;
+      writeJson(path.join(app, 'app.json'), appJson);
+      await npm(app, 'install');
+      await git('init', '-q', '-b', 'main');
+      await git('add', '-A');
+      await git('commit', '-q', '-m', 'A new Expo app from the default template');
+      return (await git('rev-parse', 'HEAD')).stdout.trim();
+    });
+
+    await phase(
+      'install @ferry/expo, expo-updates and @ferry/cli (the @ferry scope from the local registry)',
+      async () => {
+        writeScopeNpmrc(app, registryUrl);
+        const bundled = readJson<Record<string, string>>(path.join(app, 'node_modules/expo/bundledNativeModules.json'));
+        const updatesRange = bundled['expo-updates'];
+        check(updatesRange, 'expo names the expo-updates version of its SDK');
+        await npm(app, 'install', '@ferry/expo', `expo-updates@${updatesRange}`);
+        await npm(app, 'install', '--save-dev', '@ferry/cli');
+      },
+    );
+
+    // ── The server, installed on its own.
+    const port = await freePort();
+    const serverUrl = `http://127.0.0.1:${port}`;
+    await phase('install @ferry/server in its own folder', async () => {
+      scopedProject(serverDir, registryUrl, { allowScripts: { 'better-sqlite3': true } });
+      await npm(serverDir, 'install', '@ferry/server');
+      const version = await runOk('npx', ['ferry-server', '--version'], { cwd: serverDir, timeoutMs: MINUTE });
+      const expected = readJson<PackageManifest>(path.join(REPO_ROOT, 'packages/server/package.json')).version;
+      check(version.stdout.trim() === expected, `ferry-server --version prints ${expected}`);
+    });
+    await phase('npx ferry-server (SQLite, DATA_DIR in its folder) until /readyz', async () => {
+      server = start('npx', ['ferry-server'], {
+        cwd: serverDir,
+        echo: true,
+        env: cleanEnv({
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: serverUrl,
+          LOG_LEVEL: 'info',
+        }),
+      });
+      await waitUntilReady(`${serverUrl}/readyz`, server.exited, server.output);
+    });
+    const releaseToken = fs.readFileSync(path.join(dataDir, 'dev', 'release-token'), 'utf8').trim();
+    const certificatePem = fs.readFileSync(path.join(dataDir, 'dev', 'code-signing', 'certificate.pem'), 'utf8');
+
+    const headCommit = await phase('wire Ferry into the app and commit', async () => {
+      wireFerry(app, serverUrl, certificatePem);
+      await git('add', '-A');
+      const staged = (await git('diff', '--cached', '--name-only')).stdout;
+      check(staged.includes('certs/certificate.pem'), 'the certificate is committed');
+      await git('commit', '-q', '-m', 'Publish OTA updates with Ferry');
+      return (await git('rev-parse', 'HEAD')).stdout.trim();
+    });
+
+    const ciEnv = cleanEnv({
+      CI: 'true',
+      APP_ENV: 'production',
+      OTA_SERVER_URL: serverUrl,
+      OTA_RELEASE_TOKEN: releaseToken,
+      OTA_UPDATE_POLICY: '2',
+      EXPO_NO_TELEMETRY: '1',
+    });
+    const ferry = (...args: string[]) =>
+      run('npx', ['ferry', ...args], { cwd: app, env: ciEnv, echo: true, timeoutMs: 30 * MINUTE });
+
+    const first = await phase('CI=true npx ferry publish --channel production (expo export, both platforms)', () =>
+      ferry('publish', '--channel', 'production'),
+    );
+    check(first.code === 0, `the first publish exited ${first.code}`);
+    const firstReport = parsePublish(first.stdout);
+    for (const platform of PLATFORMS) {
+      const release = firstReport.released.get(platform);
+      check(release, `${platform} was published`);
+      check(
+        release.runtimeVersion === RUNTIME_VERSIONS[platform],
+        `${platform}: runtimeVersion ${release.runtimeVersion} comes from release.config.js (${RUNTIME_VERSIONS[platform]})`,
+      );
+      check((firstReport.uploads.get(platform)?.uploaded ?? 0) > 0, `${platform}: the first publish uploaded assets`);
+    }
+
+    const verified = await phase(
+      'fetch each manifest as expo-updates does; verify signature and asset hashes',
+      async () => {
+        const result: Partial<Record<Platform, { manifest: ClientManifest; assets: number; bytes: number }>> = {};
+        const certificateInApp = fs.readFileSync(path.join(app, 'certs', 'certificate.pem'), 'utf8');
+        for (const platform of PLATFORMS) {
+          const release = firstReport.released.get(platform)!;
+          const fetched = await fetchManifestLikeExpo(
+            serverUrl,
+            'expo',
+            { platform, runtimeVersion: release.runtimeVersion, channel: 'production' },
+            { certificatePem: certificateInApp, keyId: 'main' },
+          );
+          check(fetched.kind === 'update', `${platform}: the server serves an update`);
+          const { manifest } = fetched;
+          check(manifest.id === release.id, `${platform}: the manifest is the published release`);
+          check(manifest.runtimeVersion === release.runtimeVersion, `${platform}: runtimeVersion`);
+          const expoClient = manifest.extra.expoClient as
+            | { slug?: string; updates?: { url?: string }; extra?: { appEnv?: string } }
+            | undefined;
+          check(expoClient?.slug === APP_NAME, `${platform}: extra.expoClient is the app's config`);
+          check(
+            expoClient?.extra?.appEnv === 'production',
+            `${platform}: the config was evaluated for APP_ENV=production`,
+          );
+          check(
+            expoClient?.updates?.url === `${serverUrl}/api/updates/manifest`,
+            `${platform}: updates.url from @ferry/expo/config points at the server`,
+          );
+          check(manifest.extra.updatePolicy === 2, `${platform}: extra.updatePolicy from OTA_UPDATE_POLICY`);
+          check(manifest.assets.length >= 1, `${platform}: the template's images are assets`);
+          let bytes = 0;
+          for (const asset of [manifest.launchAsset, ...manifest.assets]) {
+            const { body } = await downloadAndVerify(asset);
+            bytes += body.length;
+            if (asset === manifest.launchAsset) {
+              check(body.includes(SDK_MARKER), `${platform}: the bundle contains @ferry/expo's banner`);
+            }
+          }
+          result[platform] = { manifest, assets: manifest.assets.length + 1, bytes };
+          process.stdout.write(
+            `${platform}: release ${manifest.id}: signature verified; ${manifest.assets.length + 1} asset(s), ${bytes} bytes, every hash matches\n`,
+          );
+
+          const listed = await ferry(
+            'releases',
+            '--channel',
+            'production',
+            '--platform',
+            platform,
+            '--runtime-version',
+            release.runtimeVersion,
+            '--json',
+          );
+          check(listed.code === 0, `${platform}: ferry releases exited ${listed.code}`);
+          const parsed = JSON.parse(listed.stdout) as
+            | Array<{ id: string; metadata: Record<string, unknown> }>
+            | { releases: Array<{ id: string; metadata: Record<string, unknown> }> };
+          const newest = (Array.isArray(parsed) ? parsed : parsed.releases)[0];
+          check(newest?.id === release.id, `${platform}: ferry releases lists the release first`);
+          check(newest.metadata.commit === headCommit, `${platform}: the release records the git commit`);
+          check(newest.metadata.branch === 'main', `${platform}: the release records the branch`);
+          check(typeof newest.metadata.fingerprint === 'string', `${platform}: the release stores the fingerprint`);
+        }
+        return result as Record<Platform, { manifest: ClientManifest; assets: number; bytes: number }>;
+      },
+    );
+
+    await phase(`npx ferry gate --base <template commit> (native-affected, same fingerprint)`, async () => {
+      const gate = await ferry('gate', '--base', templateBase);
+      check(gate.code === 0, `the gate exited ${gate.code}`);
+      check(/^native-affected: affected$/m.test(gate.stdout), 'adding Ferry is a native-affecting change');
+      for (const platform of PLATFORMS) {
+        check(
+          gate.stdout.includes(
+            `${platform}: pass — ${platform}: the native fingerprint of ${RUNTIME_VERSIONS[platform]} is unchanged`,
+          ),
+          `${platform}: the gate compared the fingerprint with the production baseline and found it unchanged`,
+        );
+      }
+      check(/^gate: passed$/m.test(gate.stdout), 'the gate passed');
+    });
+
+    const objects = path.join(dataDir, 'objects');
+    const objectsBefore = countFiles(fs.existsSync(objects) ? objects : dataDir);
+    // The same export again (a re-run of the publish job, or the second platform's retry): every asset
+    // is already stored. A fresh `expo export` is not byte-identical (see the report), so --dist.
+    const second = await phase('publish the same export again (--dist)', () =>
+      ferry('publish', '--channel', 'production', '--dist', path.join(app, 'dist')),
+    );
+    check(second.code === 0, `the second publish exited ${second.code}`);
+    const secondReport = parsePublish(second.stdout);
+    for (const platform of PLATFORMS) {
+      const uploads = secondReport.uploads.get(platform);
+      check(uploads, `${platform}: the second publish reported its uploads`);
+      check(
+        uploads.uploaded === 0 && uploads.uploadedSize === '0 B',
+        `${platform}: the second publish sent 0 asset bytes (uploaded ${uploads.uploaded}, ${uploads.uploadedSize})`,
+      );
+      check(uploads.skipped > 0, `${platform}: the assets were found already stored`);
+      check(secondReport.released.has(platform), `${platform}: the second publish registered a release`);
+    }
+    check(
+      countFiles(fs.existsSync(objects) ? objects : dataDir) === objectsBefore,
+      'the second publish wrote no object',
+    );
+
+    // ── Sizes.
+    const ferryScope = diskUsage([path.join(app, 'node_modules', '@ferry')]);
+    const cliClosure = dependencyClosure(app, '@ferry/cli');
+    const cliUsage = diskUsage(
+      cliClosure.map((found) => found.dir),
+      { skipNestedNodeModules: true },
+    );
+    const appManifest = readJson<PackageManifest>(path.join(app, 'package.json'));
+    const others = dependencyClosure(
+      app,
+      [...Object.keys(appManifest.dependencies ?? {}), ...Object.keys(appManifest.devDependencies ?? {})].filter(
+        (name) => name !== '@ferry/cli',
+      ),
+    );
+    const shared = new Set(others.map((found) => found.dir));
+    const cliOnly = cliClosure.filter((found) => !shared.has(found.dir));
+    const cliOnlyUsage = diskUsage(
+      cliOnly.map((found) => found.dir),
+      { skipNestedNodeModules: true },
+    );
+    const appModules = diskUsage([path.join(app, 'node_modules')]);
+    const serverModules = diskUsage([path.join(serverDir, 'node_modules')]);
+    const serverPackages = installedPackages(serverDir);
+    const largestCli = cliClosure
+      .map((found) => ({ found, usage: diskUsage([found.dir], { skipNestedNodeModules: true }) }))
+      .sort((a, b) => b.usage.bytes - a.usage.bytes)
+      .slice(0, 5)
+      .map(({ found, usage }) => `${found.name}@${found.version} ${mib(usage.bytes)}`);
+
+    const total = (performance.now() - started) / 1000;
+    const out = (line = '') => process.stdout.write(`${line}\n`);
+    out('\n── e2e:registry passed\n');
+    const width = Math.max(...timings.map(([name]) => name.length), 'total'.length);
+    out(`${'phase'.padEnd(width)}  seconds`);
+    for (const [name, seconds] of timings) out(`${name.padEnd(width)}  ${seconds.toFixed(1).padStart(7)}`);
+    out(`${'total'.padEnd(width)}  ${total.toFixed(1).padStart(7)}`);
+    out();
+    const sizes: Array<[string, string]> = [
+      ['app node_modules/@ferry', `${mib(ferryScope.bytes)} (${ferryScope.files} files)`],
+      ['@ferry/cli and its dependency tree, in the app', `${cliClosure.length} packages, ${mib(cliUsage.bytes)}`],
+      [
+        '  of which only the CLI needs (not shared with the app)',
+        `${cliOnly.length} packages, ${mib(cliOnlyUsage.bytes)}`,
+      ],
+      ['  largest in the CLI tree', largestCli.join(', ')],
+      ['app node_modules (all)', `${installedPackages(app).length} packages, ${mib(appModules.bytes)}`],
+      ['server folder node_modules', `${serverPackages.length} packages, ${mib(serverModules.bytes)}`],
+    ];
+    const sizeWidth = Math.max(...sizes.map(([name]) => name.length));
+    out(`${'installed (du)'.padEnd(sizeWidth)}  size`);
+    for (const [name, value] of sizes) out(`${name.padEnd(sizeWidth)}  ${value}`);
+    out();
+    for (const platform of PLATFORMS) {
+      const { manifest, assets, bytes } = verified[platform];
+      out(`${platform}: release ${manifest.id} (${manifest.runtimeVersion}), ${assets} asset(s), ${bytes} bytes`);
+    }
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

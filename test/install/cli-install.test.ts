@@ -1,0 +1,177 @@
+/**
+ * Ferry's packages as a team installs them: published to a throwaway registry (Verdaccio, the @ferry
+ * scope only; everything else from the usual registry), installed into empty folders outside this
+ * checkout, and run with plain Node.
+ *
+ * - `@ferry/cli` alone brings in nothing of the server (fastify, pg, better-sqlite3, the AWS SDK)
+ *   and no compiler (typescript, tsx, esbuild); `ferry --version`, `--help` work, and `ferry
+ *   dev-token` without the optional peer @ferry/dev-tools says what to install.
+ * - `@ferry/certificate-flow` and `@ferry/contracts` load on plain Node (built JavaScript, no
+ *   TypeScript sources behind their exports).
+ *
+ * Slow (a registry, a publish of every package, two installs): the timeouts only bound a hang.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalRegistry, REPO_ROOT, startLocalRegistry } from '../../scripts/local-registry.js';
+import {
+  cleanEnv,
+  diskUsage,
+  installedPackages,
+  killAll,
+  mib,
+  run,
+  runOk,
+  scopedProject,
+} from '../e2e/support/sandbox.js';
+
+const MINUTE = 60_000;
+const FORBIDDEN = ['fastify', 'pg', 'better-sqlite3', 'typescript', 'tsx', 'esbuild'];
+const isForbidden = (name: string) => FORBIDDEN.includes(name) || name.startsWith('@aws-sdk/');
+
+const packageVersion = (name: string): string =>
+  (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'packages', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
+
+let registry: LocalRegistry | undefined;
+const temporary: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+};
+
+const npmInstall = (dir: string, args: string[]) =>
+  runOk('npm', ['install', '--no-audit', '--no-fund', ...args], { cwd: dir, timeoutMs: 10 * MINUTE });
+
+beforeAll(async () => {
+  registry = await startLocalRegistry();
+  registry.publishAll();
+}, 10 * MINUTE);
+
+afterAll(async () => {
+  killAll();
+  await registry?.stop();
+  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
+}, 2 * MINUTE);
+
+describe('@ferry/cli installed alone from the registry', () => {
+  let app = '';
+  const ferry = (...args: string[]) => run('npx', ['ferry', ...args], { cwd: app, timeoutMs: 2 * MINUTE });
+
+  beforeAll(async () => {
+    app = path.join(tempDir('ferry-cli-install-'), 'app');
+    scopedProject(app, registry!.url);
+    await npmInstall(app, ['--save-dev', '@ferry/cli']);
+  }, 10 * MINUTE);
+
+  it(
+    'brings in no server dependency and no compiler, anywhere in its tree',
+    () => {
+      const packages = installedPackages(app);
+      expect(packages.some((found) => found.name === '@ferry/cli')).toBe(true);
+      const offenders = packages
+        .filter((found) => isForbidden(found.name))
+        .map((found) => `${found.name}@${found.version} at ${path.relative(app, found.dir)}`);
+      expect(offenders).toEqual([]);
+      // The optional peer stays out unless asked for.
+      expect(packages.filter((found) => found.name === '@ferry/dev-tools' || found.name === '@ferry/server')).toEqual(
+        [],
+      );
+
+      const usage = diskUsage([path.join(app, 'node_modules')]);
+      console.log(
+        `installed @ferry/cli: ${packages.length} packages, ${(usage.bytes / 1e6).toFixed(1)} MB on disk (${mib(usage.apparentBytes)} in ${usage.files} files)`,
+      );
+    },
+    MINUTE,
+  );
+
+  it(
+    'ferry --version prints the package version',
+    async () => {
+      const result = await ferry('--version');
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.trim()).toBe(packageVersion('cli'));
+    },
+    3 * MINUTE,
+  );
+
+  it(
+    'ferry --help lists the commands',
+    async () => {
+      const result = await ferry('--help');
+      expect(result.code, result.stderr).toBe(0);
+      for (const command of [
+        'publish',
+        'releases',
+        'rollback',
+        'gate',
+        'native-affected',
+        'bump',
+        'keys',
+        'dev-token',
+      ]) {
+        expect(result.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+      }
+    },
+    3 * MINUTE,
+  );
+
+  it(
+    'ferry dev-token without @ferry/dev-tools fails with a message naming it',
+    async () => {
+      const result = await ferry('dev-token', '--user', 'someone');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^ferry: ferry dev-token needs @ferry\/dev-tools\b/m);
+      expect(result.stderr).toContain('npm install --save-dev @ferry/dev-tools');
+      // A message, not a crash.
+      expect(result.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|\n\s+at /);
+    },
+    3 * MINUTE,
+  );
+});
+
+describe('@ferry/certificate-flow and @ferry/contracts on plain Node', () => {
+  let app = '';
+
+  beforeAll(async () => {
+    app = path.join(tempDir('ferry-lib-install-'), 'app');
+    scopedProject(app, registry!.url, { type: 'module' });
+    await npmInstall(app, ['@ferry/certificate-flow', '@ferry/contracts']);
+  }, 10 * MINUTE);
+
+  it.each([
+    ['@ferry/contracts', ['@ferry/contracts', '@ferry/contracts/update-policy', '@ferry/contracts/vendors']],
+    [
+      '@ferry/certificate-flow',
+      // ./react needs the optional peer react, which a plain Node consumer does not have.
+      ['@ferry/certificate-flow', '@ferry/certificate-flow/webcrypto', '@ferry/certificate-flow/pure-js'],
+    ],
+  ])(
+    '%s and its subpaths import with node --input-type=module',
+    async (_name, specifiers) => {
+      const script = `
+      const specifiers = ${JSON.stringify(specifiers)};
+      for (const specifier of specifiers) {
+        const module = await import(specifier);
+        const names = Object.keys(module);
+        if (names.length === 0) throw new Error(specifier + ' exports nothing');
+        console.log(specifier + ': ' + names.length + ' exports');
+      }
+    `;
+      const result = await run('node', ['--input-type=module', '-e', script], {
+        cwd: app,
+        env: cleanEnv(),
+        timeoutMs: MINUTE,
+      });
+      expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
+      expect(result.code, result.stderr).toBe(0);
+      for (const specifier of specifiers) expect(result.stdout).toContain(`${specifier}: `);
+    },
+    2 * MINUTE,
+  );
+});
