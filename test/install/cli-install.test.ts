@@ -5,7 +5,7 @@
  *
  * - `@ferry/cli` alone brings in nothing of the server (fastify, pg, better-sqlite3, the AWS SDK)
  *   and no compiler (typescript, tsx, esbuild); `ferry --version`, `--help` work, and `ferry
- *   dev-token` without the optional peer @ferry/dev-tools says what to install.
+ *   dev-token` without @ferry/dev-tools (not a dependency) says what to install.
  * - `@ferry/certificate-flow` and `@ferry/contracts` load on plain Node (built JavaScript, no
  *   TypeScript sources behind their exports).
  *
@@ -76,7 +76,7 @@ describe('@ferry/cli installed alone from the registry', () => {
         .filter((found) => isForbidden(found.name))
         .map((found) => `${found.name}@${found.version} at ${path.relative(app, found.dir)}`);
       expect(offenders).toEqual([]);
-      // The optional peer stays out unless asked for.
+      // @ferry/dev-tools stays out unless a team installs it.
       expect(packages.filter((found) => found.name === '@ferry/dev-tools' || found.name === '@ferry/server')).toEqual(
         [],
       );
