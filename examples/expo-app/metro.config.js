@@ -1,6 +1,4 @@
-// Metro reads the Ferry SDK from this checkout (a file: dependency): withFerry watches it and
-// resolves its imports from this app, so react and react-native exist once in the bundle.
+// Expo's default Metro configuration: @ferry/expo is an ordinary package in node_modules.
 const { getDefaultConfig } = require('expo/metro-config');
-const { withFerry } = require('@ferry/expo/metro');
 
-module.exports = withFerry(getDefaultConfig(__dirname));
+module.exports = getDefaultConfig(__dirname);

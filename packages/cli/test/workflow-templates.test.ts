@@ -9,7 +9,8 @@ import { parse } from 'yaml';
 import { buildProgram } from '../src/main.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const workflowsDir = path.join(repoRoot, 'examples/expo-app/.github/workflows');
+const appDir = path.join(repoRoot, 'examples/expo-app');
+const workflowsDir = path.join(appDir, '.github/workflows');
 const files = fs.readdirSync(workflowsDir).filter((file) => /\.ya?ml$/.test(file));
 const read = (file: string) => fs.readFileSync(path.join(workflowsDir, file), 'utf8');
 
@@ -40,6 +41,11 @@ const workflow = (file: string) => parse(read(file)) as Workflow;
 /** One `ferry …` call found in a `run:` script: the command path and the options it passes. */
 interface FerryCall {
   file: string;
+  /** Where the call is: job id and step index (absent in hand-made calls). */
+  job?: string;
+  step?: number;
+  /** The words before `ferry` (`npx`, `npm exec --`, …). */
+  launcher?: string[];
   words: string[];
 }
 
@@ -50,7 +56,7 @@ function words(line: string): string[] {
 
 function ferryCalls(file: string): FerryCall[] {
   const calls: FerryCall[] = [];
-  for (const job of Object.values(workflow(file).jobs)) {
+  for (const [jobName, job] of Object.entries(workflow(file).jobs)) {
     for (const step of job.steps) {
       if (!step.run) continue;
       for (const line of step.run.replace(/\\\n/g, ' ').split('\n')) {
@@ -59,8 +65,8 @@ function ferryCalls(file: string): FerryCall[] {
           const at = tokens.indexOf('ferry');
           if (at === -1) continue;
           const launcher = tokens.slice(0, at);
-          if (launcher.some((token) => !['npx', '--no-install', 'exec', 'npm', '--'].includes(token))) continue;
-          calls.push({ file, words: tokens.slice(at + 1) });
+          if (launcher.some((token) => !['npx', '--no', '--no-install', 'exec', 'npm', '--'].includes(token))) continue;
+          calls.push({ file, job: jobName, step: job.steps.indexOf(step), launcher, words: tokens.slice(at + 1) });
         }
       }
     }
@@ -132,6 +138,115 @@ describe('workflow templates of the example app', () => {
   it.each(files)('%s never allows a native change (CI never sets allowNativeChange)', (file) => {
     // The parsed workflow, so comments that explain the rule do not count.
     expect(JSON.stringify(workflow(file))).not.toMatch(/OTA_ALLOW_NATIVE_CHANGE|allow-?native-?change/i);
+  });
+});
+
+/** Every `uses:` of a workflow: step actions and reusable workflows of jobs. */
+function usesOf(file: string): string[] {
+  const jobs = Object.values(workflow(file).jobs) as Array<Job & { uses?: string }>;
+  return jobs.flatMap((job) => [
+    ...(job.uses ? [job.uses] : []),
+    ...(job.steps ?? []).flatMap((step) => (step.uses ? [step.uses] : [])),
+  ]);
+}
+
+/** Why a `uses:` value is not pinned, or undefined. Local actions (./…) live in the repository itself. */
+function unpinned(uses: string, source: string): string | undefined {
+  if (uses.startsWith('./')) return undefined;
+  if (uses.startsWith('docker://')) {
+    return /@sha256:[0-9a-f]{64}$/.test(uses) ? undefined : `${uses} is not pinned to an image digest`;
+  }
+  if (!/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(uses)) return `${uses} is not pinned to a full commit SHA`;
+  const line = source.split('\n').find((text) => text.includes(`uses: ${uses}`));
+  if (!line || !/#\s*v\d+(\.\d+)*\s*$/.test(line)) return `${uses} has no trailing version comment (# vX.Y.Z)`;
+  return undefined;
+}
+
+/** The major version of a setup-node `node-version`, when it names one. */
+const nodeMajor = (version: unknown) => {
+  const match = /^v?(\d+)(\.|$)/.exec(String(version ?? ''));
+  return match ? Number(match[1]) : undefined;
+};
+
+const appManifest = JSON.parse(fs.readFileSync(path.join(appDir, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const EXACT_VERSION = /^\d+\.\d+\.\d+(-[\w.]+)?$/;
+
+describe('what the templates depend on', () => {
+  it.each(files)('%s pins every third-party action to a full commit SHA with its version in a comment', (file) => {
+    const source = read(file);
+    const uses = usesOf(file);
+    expect(uses.length).toBeGreaterThan(0);
+    expect(uses.map((value) => unpinned(value, source)).filter(Boolean)).toEqual([]);
+  });
+
+  it('the pin check itself catches a tag, a short SHA and a missing version comment', () => {
+    const sha = 'a'.repeat(40);
+    expect(unpinned('actions/checkout@v4', 'uses: actions/checkout@v4')).toMatch(/full commit SHA/);
+    expect(unpinned('actions/checkout@abc1234', 'uses: actions/checkout@abc1234')).toMatch(/full commit SHA/);
+    expect(unpinned(`actions/checkout@${sha}`, `uses: actions/checkout@${sha}`)).toMatch(/version comment/);
+    expect(unpinned(`actions/checkout@${sha}`, `- uses: actions/checkout@${sha} # v4.2.2`)).toBeUndefined();
+    expect(unpinned('./.github/actions/local', '')).toBeUndefined();
+  });
+
+  it.each(files)('%s sets up an active Node LTS (24, or an even major of at least 22)', (file) => {
+    const { jobs } = workflow(file);
+    const isSetupNode = (step: Step) => step.uses?.startsWith('actions/setup-node@') === true;
+    // Every job that runs ferry sets Node up itself (the runner's default Node is not chosen here).
+    for (const job of new Set(ferryCalls(file).map((call) => call.job!))) {
+      expect(jobs[job]!.steps.some(isSetupNode), `${file} ${job}: actions/setup-node`).toBe(true);
+    }
+    const setups = Object.values(jobs).flatMap((job) => (job.steps ?? []).filter(isSetupNode));
+    expect(setups.length).toBeGreaterThan(0);
+    for (const setup of setups) {
+      const major = nodeMajor(setup.with?.['node-version']);
+      expect(major, `node-version ${String(setup.with?.['node-version'])}`).toBeDefined();
+      expect(major! >= 22 && major! % 2 === 0, `node-version ${major} is not an LTS line of at least 22`).toBe(true);
+    }
+  });
+
+  it.each(files)('%s references nothing by path (no file:, link: or a path into a Ferry checkout)', (file) => {
+    // The parsed workflow, so comments do not count.
+    expect(JSON.stringify(workflow(file))).not.toMatch(/\b(file|link):|\.\.\/|packages\/cli/);
+  });
+
+  it.each(files)('%s runs ferry from the installed @ferry/cli: npm ci first, then npx without a download', (file) => {
+    const parsed = workflow(file);
+    for (const call of ferryCalls(file)) {
+      const steps = parsed.jobs[call.job!]!.steps;
+      const install = steps.findIndex((step) => /^npm ci\b/m.test(step.run ?? ''));
+      expect(install, `${file} ${call.job}: npm ci before ferry`).toBeGreaterThan(-1);
+      expect(install).toBeLessThan(call.step!);
+      expect(call.launcher, `${file}: ${call.launcher?.join(' ')} ferry`).not.toContain('--yes');
+    }
+    expect(read(file)).not.toMatch(/npx (-y|--yes) (@ferry\/cli|ferry)\b(?!@)/);
+  });
+
+  it('the example app installs Ferry by version from a registry, never from this repository', () => {
+    expect(appManifest.dependencies['@ferry/expo']).toMatch(EXACT_VERSION);
+    expect(appManifest.devDependencies['@ferry/cli']).toMatch(EXACT_VERSION);
+    const specs = Object.values({ ...appManifest.dependencies, ...appManifest.devDependencies });
+    expect(specs.filter((spec) => /^(file|link|portal|workspace):|^\.{0,2}\//.test(spec))).toEqual([]);
+    // The lockfile records @ferry packages by version only: no local registry address, no tarball.
+    const lockText = fs.readFileSync(path.join(appDir, 'package-lock.json'), 'utf8');
+    expect(lockText).not.toMatch(/localhost|127\.0\.0\.1|"(file|link):|"\.\.\//);
+    const lock = JSON.parse(lockText) as { packages: Record<string, { resolved?: string; integrity?: string }> };
+    const ferryEntries = Object.entries(lock.packages).filter(([key]) =>
+      /(^|\/)node_modules\/@ferry\/[^/]+$/.test(key),
+    );
+    expect(ferryEntries.map(([key]) => key)).toEqual(
+      expect.arrayContaining(['node_modules/@ferry/expo', 'node_modules/@ferry/cli']),
+    );
+    for (const [key, entry] of ferryEntries)
+      expect({ key, resolved: entry.resolved, integrity: entry.integrity }).toEqual({ key });
+    // No path back into the checkout in the app's own configuration.
+    for (const name of ['tsconfig.json', 'metro.config.js', 'app.config.ts']) {
+      expect(fs.readFileSync(path.join(appDir, name), 'utf8'), name).not.toMatch(
+        /\.\.\/\.\.\/|packages\/(expo|cli)|withFerry|"paths"/,
+      );
+    }
   });
 });
 

@@ -1,33 +1,51 @@
 /**
- * npm run e2e:expo — the publisher end to end on a real Expo app (not part of `npm test`: it
- * installs the example app and runs Metro, which takes minutes).
+ * npm run e2e:expo — Ferry end to end as a team uses it: installed from a registry into an Expo app
+ * that lives outside this repository (not part of `npm test`: it installs an Expo app and runs
+ * Metro, which takes minutes).
  *
- * 1. installs examples/expo-app (npm ci, its own lockfile);
- * 2. starts the server as `npm start` does, on its embedded defaults in a temporary DATA_DIR;
- * 3. CI=true ferry publish --channel production (real `expo export`, both platforms);
- * 4. checks each served manifest as expo-updates would: signature with the server's certificate,
+ * 1. builds Ferry's packages (tsc -b, incremental) and publishes them to a throwaway local registry
+ *    (scripts/local-registry.ts);
+ * 2. copies examples/expo-app (the files git would check out: no node_modules, no dist, no
+ *    certificate) into a fresh temporary folder outside the checkout, makes it a git repository,
+ *    and writes an .npmrc that points only the @ferry scope at the local registry;
+ * 3. `npm install` there: @ferry/expo and @ferry/cli come from the local registry, everything else
+ *    from the usual registry, pinned by the app's lockfile; then the app's own `tsc --noEmit`;
+ * 4. starts the server as `npm start` does (the checkout's build), on its embedded defaults in a
+ *    temporary DATA_DIR, and embeds its development certificate in the app (certs/certificate.pem);
+ * 5. CI=true npx ferry publish --channel production with the app's installed CLI (a real
+ *    `expo export` of both platforms, Metro bundling @ferry/expo from node_modules);
+ * 6. checks each served manifest as expo-updates would: signature with the server's certificate,
  *    id, runtimeVersion, extra.expoClient, and the hash of every downloaded asset;
- * 5. re-publishes the same export and checks that no asset byte is uploaded;
- * 6. changes the evaluated app config (so the native fingerprint changes) and checks that the
+ * 7. re-publishes the same export and checks that no asset byte is uploaded;
+ * 8. changes the evaluated app config (so the native fingerprint changes) and checks that the
  *    guard's 409 comes back as exit code 2 with the remedy.
+ *
+ * Options: `--update-lockfile` writes the lockfile of the fresh install back to
+ * examples/expo-app/package-lock.json, with the @ferry packages recorded by version only (no
+ * registry address, no integrity: until Ferry is on npm they come from a local registry whose
+ * tarballs change with every build). E2E_KEEP=1 keeps the temporary folders.
  */
-import { type SpawnOptions, spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FERRY_PACKAGES, type LocalRegistry, startLocalRegistry } from '../../../../scripts/local-registry.js';
 import {
   type ClientManifest,
   downloadAndVerify,
   fetchManifestLikeExpo,
 } from '../../../server/test/support/expo-client.js';
-import { spawnServer } from '../../../server/test/support/spawn-server.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const appDir = path.join(repoRoot, 'examples/expo-app');
-const ferryBin = path.join(repoRoot, 'packages/cli/bin/ferry.js');
+const exampleDir = path.join(repoRoot, 'examples/expo-app');
+const serverBin = path.join(repoRoot, 'packages/server/bin/ferry-server.js');
 const PLATFORMS = ['ios', 'android'] as const;
+/** The app installs Ferry by this version (examples/expo-app/package.json). */
+const FERRY_VERSION = '0.1.0';
+const updateLockfile = process.argv.includes('--update-lockfile');
+const keep = process.env.E2E_KEEP === '1';
 
 interface Run {
   code: number;
@@ -35,9 +53,14 @@ interface Run {
   stderr: string;
 }
 
+/** Commands under way, to stop them when the run is interrupted. */
+const running = new Set<ChildProcess>();
+
 function run(command: string, args: string[], options: SpawnOptions & { echo?: boolean } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -51,6 +74,24 @@ function run(command: string, args: string[], options: SpawnOptions & { echo?: b
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
+}
+
+/**
+ * The environment of every child: this process's, without what `npm run` adds about the checkout
+ * (npm_package_*, npm_lifecycle_*, the local prefix, INIT_CWD), so npm and npx in the app see the
+ * app's project and nothing of this repository.
+ */
+function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    const lower = key.toLowerCase();
+    if (lower === 'init_cwd' || lower === 'npm_config_local_prefix') continue;
+    if (lower.startsWith('npm_') && !lower.startsWith('npm_config_')) continue;
+    env[key] = value;
+  }
+  // better-sqlite3 and other native modules build against the local Node headers (README).
+  env.npm_config_nodedir = process.env.npm_config_nodedir ?? '/usr';
+  return { ...env, ...extra };
 }
 
 const freePort = () =>
@@ -68,13 +109,29 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`e2e check failed: ${message}`);
 }
 
-const timings: Array<[string, number]> = [];
+const timings: Array<{ name: string; seconds: number; failed?: boolean }> = [];
 async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
   process.stdout.write(`\n── ${name}\n`);
   const started = performance.now();
-  const result = await work();
-  timings.push([name, (performance.now() - started) / 1000]);
-  return result;
+  try {
+    const result = await work();
+    timings.push({ name, seconds: (performance.now() - started) / 1000 });
+    return result;
+  } catch (error) {
+    timings.push({ name, seconds: (performance.now() - started) / 1000, failed: true });
+    throw error;
+  }
+}
+
+function printTimings(total: number): void {
+  const width = Math.max(5, ...timings.map(({ name }) => name.length + 9));
+  process.stdout.write('\nphase timings\n');
+  for (const { name, seconds, failed } of timings) {
+    process.stdout.write(
+      `  ${`${name}${failed ? ' (FAILED)' : ''}`.padEnd(width)}  ${seconds.toFixed(1).padStart(6)} s\n`,
+    );
+  }
+  process.stdout.write(`  ${'total'.padEnd(width)}  ${total.toFixed(1).padStart(6)} s\n`);
 }
 
 const countFiles = (dir: string): number =>
@@ -82,43 +139,281 @@ const countFiles = (dir: string): number =>
     ? fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).length
     : 0;
 
+const isInside = (dir: string, parent: string) => {
+  const relative = path.relative(parent, dir);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+};
+
+/** The example's files as a fresh clone has them: tracked and new files, nothing git ignores. */
+async function exampleFiles(): Promise<string[]> {
+  const listed = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: exampleDir,
+  });
+  check(listed.code === 0, `git ls-files in ${exampleDir} failed: ${listed.stderr}`);
+  return listed.stdout
+    .split('\0')
+    .filter((file) => file !== '' && fs.existsSync(path.join(exampleDir, file)))
+    .sort();
+}
+
+interface Lockfile {
+  packages: Record<string, { version?: string; resolved?: string; integrity?: string; link?: boolean }>;
+}
+const FERRY_ENTRY = /(^|\/)node_modules\/@ferry\/[^/]+$/;
+
+/** What the committed lockfile must never hold: a registry address or a path back into Ferry. */
+function lockfileProblems(text: string): string[] {
+  const problems: string[] = [];
+  if (/localhost|127\.0\.0\.1|\[::1\]/.test(text)) problems.push('it names a local registry');
+  if (/"(file|link):|"\.\.\//.test(text)) problems.push('it links a path (file:, link: or ../)');
+  const lock = JSON.parse(text) as Lockfile;
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (!FERRY_ENTRY.test(key)) continue;
+    if (entry.resolved || entry.integrity) problems.push(`${key} records a tarball (resolved/integrity)`);
+    if (entry.link) problems.push(`${key} is a link`);
+  }
+  return problems;
+}
+
+/** package path → version: the installed tree a lockfile describes, whatever registry it came from. */
+const lockedVersions = (lock: Lockfile) =>
+  new Map(
+    Object.entries(lock.packages)
+      .filter(([key]) => key !== '')
+      .map(([key, entry]) => [key, entry.version ?? '']),
+  );
+
+/** The install's lockfile as examples/expo-app commits it: @ferry packages by version only. */
+function portableLockfile(text: string): string {
+  const lock = JSON.parse(text) as Lockfile;
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (FERRY_ENTRY.test(key)) {
+      delete entry.resolved;
+      delete entry.integrity;
+    } else if (entry.resolved && /localhost|127\.0\.0\.1/.test(entry.resolved)) {
+      delete entry.resolved;
+    }
+  }
+  return `${JSON.stringify(lock, null, 2)}\n`;
+}
+
+interface Server {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** The checkout's built server, as `npm start` runs it. */
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, [serverBin], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      for (const line of out.split('\n')) {
+        // The vendor simulators log their own "Server listening" lines, tagged with `simulator`.
+        if (!line.startsWith('{') || line.includes('"simulator"')) continue;
+        const match = /"msg":"Server listening at (http:\/\/[\d.]+:\d+)"/.exec(line);
+        if (match?.[1]) resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`the server exited with ${code} before listening:\n${out}`)));
+  });
+  return {
+    url,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-e2e-'));
-  const certificateInApp = path.join(appDir, 'certs', 'certificate.pem');
-  const hadCertificate = fs.existsSync(certificateInApp);
-  const distDir = path.join(appDir, 'dist');
   const started = performance.now();
-  let server: ReturnType<typeof spawnServer> | undefined;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-e2e-'));
+  const appDir = path.join(work, 'expo-app');
+  const dataDir = path.join(work, 'data');
+  const distDir = path.join(appDir, 'dist');
+  let registry: LocalRegistry | undefined;
+  let server: Server | undefined;
+  let passed = false;
+  // Interrupted (Ctrl-C, a CI timeout): stop the registry and the server this run started.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`\n── e2e:expo interrupted (${signal})\n`);
+      // npm finishes its own clean-up on SIGTERM, which can take half a minute: SIGKILL after 5 s.
+      const commands = [...running].map(
+        (child) =>
+          new Promise((resolve) => {
+            if (!child.kill('SIGTERM')) return resolve(null);
+            const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve(null);
+            });
+          }),
+      );
+      void Promise.allSettled([...commands, server?.stop(), registry?.stop()]).finally(() => {
+        if (!keep) fs.rmSync(work, { recursive: true, force: true });
+        process.exit(130);
+      });
+    });
+  }
   try {
-    await step('install examples/expo-app (npm ci)', async () => {
-      const result = await run('npm', ['ci', '--no-audit', '--no-fund'], {
-        cwd: appDir,
-        env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr' },
+    check(!isInside(work, repoRoot), `the app folder ${work} must be outside the checkout ${repoRoot}`);
+
+    await step('check the example app (no path into this repository, portable lockfile)', async () => {
+      const manifest = JSON.parse(fs.readFileSync(path.join(exampleDir, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+        devDependencies: Record<string, string>;
+      };
+      check(
+        manifest.dependencies['@ferry/expo'] === FERRY_VERSION,
+        `@ferry/expo is a dependency by version ${FERRY_VERSION}`,
+      );
+      check(
+        manifest.devDependencies['@ferry/cli'] === FERRY_VERSION,
+        `@ferry/cli is a dev dependency by version ${FERRY_VERSION}`,
+      );
+      const problems = lockfileProblems(fs.readFileSync(path.join(exampleDir, 'package-lock.json'), 'utf8'));
+      check(
+        problems.length === 0 || updateLockfile,
+        `examples/expo-app/package-lock.json: ${problems.join('; ')} (npm run e2e:expo -- --update-lockfile rewrites it)`,
+      );
+    });
+
+    await step("build Ferry's packages (tsc -b, incremental)", async () => {
+      const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+      const built = await run(process.execPath, [tsc, '-b', 'tsconfig.build.json'], {
+        cwd: repoRoot,
         echo: true,
       });
-      check(result.code === 0, `npm ci in ${appDir} exited ${result.code}`);
+      check(built.code === 0, `tsc -b exited ${built.code}`);
+    });
+
+    const local = await step(
+      `start a local registry and publish ${FERRY_PACKAGES.length} @ferry packages`,
+      async () => {
+        // Kept at once, so that `finally` stops it even when a publish fails.
+        const started = await startLocalRegistry();
+        registry = started;
+        started.publishAll();
+        for (const name of ['expo', 'cli']) {
+          // Asked with npm itself, as the install will ask.
+          const viewed = await run(
+            'npm',
+            ['view', `@ferry/${name}@${FERRY_VERSION}`, 'version', '--registry', started.url],
+            {
+              cwd: work,
+              env: childEnv(),
+            },
+          );
+          check(
+            viewed.code === 0 && viewed.stdout.trim() === FERRY_VERSION,
+            `the local registry serves @ferry/${name}@${FERRY_VERSION}: ${viewed.stdout}${viewed.stderr}`,
+          );
+        }
+        process.stdout.write(`published at ${started.url}\n`);
+        return started;
+      },
+    );
+
+    await step('copy examples/expo-app to a fresh folder outside the checkout', async () => {
+      const files = await exampleFiles();
+      check(files.includes('package.json') && files.includes('package-lock.json'), 'the example has its manifests');
+      check(!files.some((file) => file.split('/').includes('node_modules')), 'nothing from node_modules is copied');
+      for (const file of files) {
+        fs.mkdirSync(path.dirname(path.join(appDir, file)), { recursive: true });
+        fs.copyFileSync(path.join(exampleDir, file), path.join(appDir, file));
+      }
+      // A team's repository: the app at its root, one commit (publish records commit and branch).
+      const git = (...args: string[]) =>
+        run('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', ...args], { cwd: appDir });
+      for (const args of [
+        ['init', '--quiet', '--initial-branch=main'],
+        ['add', '--all'],
+        ['commit', '--quiet', '--message', 'app'],
+      ]) {
+        const result = await git(...args);
+        check(result.code === 0, `git ${args[0]} in ${appDir}: ${result.stderr}`);
+      }
+      // Only the @ferry scope comes from the local registry; the rest from the usual registry.
+      fs.writeFileSync(path.join(appDir, '.npmrc'), local.scopeNpmrc);
+      process.stdout.write(`${files.length} files copied to ${appDir}; .npmrc: ${local.scopeNpmrc}`);
+    });
+
+    await step('npm install (the @ferry scope from the local registry)', async () => {
+      const installed = await run('npm', ['install', '--no-audit', '--no-fund'], {
+        cwd: appDir,
+        env: childEnv(),
+        echo: true,
+      });
+      check(installed.code === 0, `npm install in ${appDir} exited ${installed.code}`);
+      for (const name of ['expo', 'cli', 'contracts']) {
+        const dir = path.join(appDir, 'node_modules/@ferry', name);
+        check(fs.existsSync(dir) && !fs.lstatSync(dir).isSymbolicLink(), `@ferry/${name} is installed, not linked`);
+        const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
+        check(version === FERRY_VERSION, `@ferry/${name} is ${FERRY_VERSION} (got ${version})`);
+      }
+      const bin = fs.realpathSync(path.join(appDir, 'node_modules/.bin/ferry'));
+      check(
+        bin === fs.realpathSync(path.join(appDir, 'node_modules/@ferry/cli/bin/ferry.js')),
+        `npx ferry is the installed @ferry/cli (got ${bin})`,
+      );
+
+      const lockText = fs.readFileSync(path.join(appDir, 'package-lock.json'), 'utf8');
+      check(!/"(file|link):|"\.\.\//.test(lockText), 'the installed tree links nothing from outside the app');
+      if (updateLockfile) {
+        fs.writeFileSync(path.join(exampleDir, 'package-lock.json'), portableLockfile(lockText));
+        process.stdout.write('examples/expo-app/package-lock.json rewritten from this install\n');
+      } else {
+        const committed = lockedVersions(
+          JSON.parse(fs.readFileSync(path.join(exampleDir, 'package-lock.json'), 'utf8')) as Lockfile,
+        );
+        const now = lockedVersions(JSON.parse(lockText) as Lockfile);
+        const drift = [...new Set([...committed.keys(), ...now.keys()])].filter(
+          (key) => committed.get(key) !== now.get(key),
+        );
+        check(
+          drift.length === 0,
+          `the install differs from examples/expo-app/package-lock.json in ${drift.length} package(s) ` +
+            `(${drift.slice(0, 5).join(', ')}…): npm run e2e:expo -- --update-lockfile rewrites it`,
+        );
+      }
+    });
+
+    await step("type-check the app (its own tsc, Ferry's published types)", async () => {
+      const result = await run('npm', ['run', 'typecheck'], { cwd: appDir, env: childEnv(), echo: true });
+      check(result.code === 0, `npm run typecheck in the app exited ${result.code}`);
     });
 
     const port = await freePort();
     const serverUrl = `http://127.0.0.1:${port}`;
-    server = await step('start the server on its embedded defaults', async () => {
-      const spawned = spawnServer({
+    server = await step('start the server (the checkout build) on its embedded defaults', async () => {
+      const spawned = await startServer({
         DATA_DIR: dataDir,
         PORT: String(port),
         HOST: '127.0.0.1',
         PUBLIC_URL: serverUrl,
         LOG_LEVEL: 'info',
       });
-      await spawned.listening;
+      process.stdout.write(`listening at ${spawned.url}\n`);
       return spawned;
     });
     const token = fs.readFileSync(path.join(dataDir, 'dev', 'release-token'), 'utf8').trim();
     const certificatePem = fs.readFileSync(path.join(dataDir, 'dev', 'code-signing', 'certificate.pem'), 'utf8');
-    // The build would embed this certificate; put it where app.config.ts points.
-    if (!hadCertificate) fs.writeFileSync(certificateInApp, certificatePem);
+    // The build embeds this certificate: put it where app.config.ts points (certs/ is git-ignored).
+    fs.writeFileSync(path.join(appDir, 'certs', 'certificate.pem'), certificatePem);
 
-    const publishEnv = {
-      ...process.env,
+    const publishEnv = childEnv({
       CI: 'true',
       APP_ENV: 'production',
       OTA_SERVER_URL: serverUrl,
@@ -126,11 +421,12 @@ async function main(): Promise<void> {
       OTA_UPDATE_POLICY: '2',
       GITHUB_ACTOR: 'e2e',
       GITHUB_RUN_ID: String(process.pid),
-    };
+    });
+    // The app's own CLI, as the workflow templates run it; --no: never download one.
     const ferry = (args: string[], env: NodeJS.ProcessEnv = publishEnv) =>
-      run(process.execPath, [ferryBin, ...args], { cwd: appDir, env, echo: true });
+      run('npx', ['--no', '--', 'ferry', ...args], { cwd: appDir, env, echo: true });
 
-    const first = await step('CI=true ferry publish --channel production (expo export, both platforms)', () =>
+    const first = await step('CI=true npx ferry publish --channel production (expo export, both platforms)', () =>
       ferry(['publish', '--channel', 'production']),
     );
     check(first.code === 0, `the first publish exited ${first.code}`);
@@ -167,7 +463,12 @@ async function main(): Promise<void> {
         check(manifest.assets.length >= 1, `${platform}: the logo is an asset`);
         let bytes = 0;
         for (const asset of [manifest.launchAsset, ...manifest.assets]) {
-          bytes += (await downloadAndVerify(asset)).body.length;
+          const { body } = await downloadAndVerify(asset);
+          bytes += body.length;
+          // Metro bundled the SDK from node_modules/@ferry/expo (the banner's test id; Hermes keeps strings).
+          if (asset === manifest.launchAsset) {
+            check(body.includes('ferry-notify-banner'), `${platform}: the bundle contains @ferry/expo's banner`);
+          }
         }
         checked[platform] = { manifest, assets: manifest.assets.length + 1, bytes };
         process.stdout.write(
@@ -202,24 +503,26 @@ async function main(): Promise<void> {
     check(refused.code === 2, `a guard refusal exits 2 (got ${refused.code})`);
     check(/higher build number/.test(refused.stderr), 'the remedy is printed');
 
-    const total = (performance.now() - started) / 1000;
-    process.stdout.write('\n── e2e:expo passed\n\n');
-    const width = Math.max(...timings.map(([name]) => name.length));
-    for (const [name, seconds] of timings) process.stdout.write(`${name.padEnd(width)}  ${seconds.toFixed(1)} s\n`);
-    process.stdout.write(`${'total'.padEnd(width)}  ${total.toFixed(1)} s\n`);
+    passed = true;
+    process.stdout.write('\n── e2e:expo passed\n');
     for (const platform of PLATFORMS) {
       const m = manifests[platform]!;
       process.stdout.write(`${platform}: release ${m.manifest.id}, ${m.assets} asset(s), ${m.bytes} bytes\n`);
     }
   } finally {
+    if (!passed && server)
+      process.stderr.write(`\nserver output (last lines):\n${server.output().split('\n').slice(-30).join('\n')}\n`);
     await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.rmSync(distDir, { recursive: true, force: true });
-    if (!hadCertificate) fs.rmSync(certificateInApp, { force: true });
+    await registry?.stop();
+    if (keep) process.stdout.write(`\nkept ${work}\n`);
+    else fs.rmSync(work, { recursive: true, force: true });
+    printTimings((performance.now() - started) / 1000);
   }
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `\n── e2e:expo FAILED\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });
