@@ -82,16 +82,29 @@ export async function startLocalRegistry(options: { port?: number } = {}): Promi
   let out = '';
   child.stdout?.on('data', (chunk) => (out += chunk));
   child.stderr?.on('data', (chunk) => (out += chunk));
-  await waitUntilUp(url, child, () => out);
-
-  // A user of its own, for the publish token.
-  const response = await fetch(new URL('-/user/org.couchdb.user:ferry', url), {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'ferry', password: `local-${port}-${Date.now()}` }),
-  });
-  const { token } = (await response.json()) as { token?: string };
-  if (!token) throw new Error(`the local registry gave no token (${response.status})`);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  let token: string | undefined;
+  try {
+    await waitUntilUp(url, child, () => out);
+    // A user of its own, for the publish token.
+    const response = await fetch(new URL('-/user/org.couchdb.user:ferry', url), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ferry', password: `local-${port}-${Date.now()}` }),
+    });
+    ({ token } = (await response.json()) as { token?: string });
+    if (!token) throw new Error(`the local registry gave no token (${response.status})`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   const publishNpmrc = path.join(dir, 'publish.npmrc');
   fs.writeFileSync(publishNpmrc, `//127.0.0.1:${port}/:_authToken=${token}\n`);
 
@@ -107,14 +120,7 @@ export async function startLocalRegistry(options: { port?: number } = {}): Promi
         if (result.status !== 0) throw new Error(`npm publish of @ferry/${name} failed:\n${result.stderr}`);
       }
     },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 

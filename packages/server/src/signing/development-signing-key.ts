@@ -1,11 +1,12 @@
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
   convertCertificateToCertificatePEM,
   convertKeyPairToPEM,
-  generateKeyPair,
   generateSelfSignedCodeSigningCertificate,
 } from '@expo/code-signing-certificates';
+import forge from 'node-forge';
 import type { SigningConfig } from '../config/updates-config.js';
 
 export interface GeneratedSigningKey {
@@ -18,7 +19,14 @@ const DEVELOPMENT_VALIDITY_YEARS = 10;
 
 /** A key pair and a self-signed code-signing certificate, as `npx expo-updates codesigning:generate` makes them. */
 export function generateSigningKey(commonName: string, now: Date = new Date()): GeneratedSigningKey {
-  const keyPair = generateKeyPair();
+  // The RSA key comes from node:crypto (native); @expo/code-signing-certificates' own generateKeyPair
+  // is node-forge's pure-JavaScript one, which made a first start up to a second slower.
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  const keyPair = { privateKey: forge.pki.privateKeyFromPem(privateKey), publicKey: forge.pki.publicKeyFromPem(publicKey) };
   const validityNotAfter = new Date(now);
   validityNotAfter.setFullYear(validityNotAfter.getFullYear() + DEVELOPMENT_VALIDITY_YEARS);
   const certificate = generateSelfSignedCodeSigningCertificate({
