@@ -60,6 +60,8 @@ const RUNTIME_VERSIONS: Record<Platform, string> = {
 };
 /** A string of the SDK's Notify banner: the published bundle must contain the SDK. */
 const SDK_MARKER = 'ferry-notify-banner';
+/** A provider's label from @ferry/contracts, reached through @ferry/expo/certificates. */
+const CERTIFICATES_MARKER = 'Bank certificate E';
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`e2e check failed: ${message}`);
@@ -189,7 +191,7 @@ module.exports = ({ config }) => {
   edit(
     layout,
     "import { useColorScheme } from 'react-native';\n",
-    "import { OtaUpdateBanner, useOtaUpdatePolicy } from '@ferry/expo';\nimport { useColorScheme } from 'react-native';\nimport { useSafeAreaInsets } from 'react-native-safe-area-context';\n",
+    "import { OtaUpdateBanner, useOtaUpdatePolicy } from '@ferry/expo';\nimport { CERTIFICATE_PROVIDERS } from '@ferry/expo/certificates';\nimport { useColorScheme } from 'react-native';\nimport { useSafeAreaInsets } from 'react-native-safe-area-context';\n\n// The native certificate funnel's entry point is bundled too (its providers list).\nexport const certificateProviders = CERTIFICATE_PROVIDERS;\n",
   );
   edit(
     layout,
@@ -422,6 +424,10 @@ async function main(): Promise<void> {
             bytes += body.length;
             if (asset === manifest.launchAsset) {
               check(body.includes(SDK_MARKER), `${platform}: the bundle contains @ferry/expo's banner`);
+              check(
+                body.includes(CERTIFICATES_MARKER),
+                `${platform}: the bundle contains @ferry/expo/certificates (the provider list)`,
+              );
             }
           }
           result[platform] = { manifest, assets: manifest.assets.length + 1, bytes };
