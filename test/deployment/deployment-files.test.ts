@@ -1,0 +1,147 @@
+/**
+ * The deployment files a team copies: the Dockerfile, docker-compose.yml and the Helm chart. No
+ * container runtime or Helm runs here, so they are read: every variable they set for Ferry must be
+ * one docs/configuration.md documents (a typo there would be ignored by the server silently), the
+ * probes and health check must use the server's health routes, and the image must be built by the
+ * script test/deployment/server-bundle.test.ts runs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { REPO_ROOT } from '../../scripts/local-registry.js';
+
+const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+const CHART = 'deploy/helm/ferry';
+
+/** Every variable named in the first column of docs/configuration.md's tables. */
+const documented = (() => {
+  const names = new Set<string>();
+  for (const line of read('docs/configuration.md').split('\n')) {
+    const first = /^\|([^|]*)\|/.exec(line)?.[1] ?? '';
+    for (const match of first.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(match[1]!);
+  }
+  return names;
+})();
+
+const undocumented = (names: Iterable<string>) => [...names].filter((name) => !documented.has(name));
+
+interface ComposeService {
+  build?: unknown;
+  image?: string;
+  environment?: Record<string, string>;
+  healthcheck?: unknown;
+}
+
+describe('docs/configuration.md, as read here', () => {
+  it('lists the variables the deployment files rely on', () => {
+    for (const name of ['NODE_ENV', 'FERRY_AREAS', 'DATABASE_URL', 'REDIS_URL', 'OTA_SIGNING_KEY', 'AWS_REGION']) {
+      expect(documented).toContain(name);
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const instructions = dockerfile.split('\n').filter((line) => line.trim() && !line.trim().startsWith('#'));
+
+  it('builds in a stage of its own with the bundle script, and runs with production dependencies only', () => {
+    expect(dockerfile).toMatch(/^FROM \S+ AS build$/m);
+    expect(dockerfile).toMatch(/bash scripts\/build-server-bundle\.sh \/opt\/ferry/);
+    const runtime = dockerfile.slice(dockerfile.search(/^FROM \S+ AS runtime$/m));
+    expect(runtime).toMatch(/^COPY --from=build \/opt\/ferry \/opt\/ferry$/m);
+    expect(runtime).not.toMatch(/npm (ci|install)/);
+  });
+
+  it('runs as a non-root user, node as the command, with a health check on /readyz', () => {
+    expect(instructions.filter((line) => line.startsWith('USER ')).at(-1)).toBe('USER node');
+    expect(instructions.at(-1)).toBe('CMD ["node", "node_modules/@ferry/server/bin/ferry-server.js"]');
+    expect(dockerfile).toMatch(/^HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "-e", "[^\n]*\/readyz/m);
+    expect(dockerfile).toMatch(/^STOPSIGNAL SIGTERM$/m);
+  });
+
+  it('sets only documented variables', () => {
+    const env = [...dockerfile.matchAll(/^(?:ENV|\s+)\s*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!);
+    expect(env).toEqual(expect.arrayContaining(['NODE_ENV', 'HOST', 'PORT', 'DATA_DIR']));
+    expect(undocumented(env)).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
+  const ferry = Object.entries(compose.services).filter(([, service]) => service.image === 'ferry-server:local');
+
+  it('runs two Ferry instances on PostgreSQL, Redis and an S3-compatible store', () => {
+    expect(ferry.map(([name]) => name)).toHaveLength(2);
+    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'minio']));
+    for (const [, service] of ferry) {
+      expect(service.build).toBe('.');
+      expect(service.environment).toMatchObject({
+        NODE_ENV: 'production',
+        DATABASE_URL: expect.stringMatching(/^postgres:\/\/.+@postgres:5432\//),
+        REDIS_URL: expect.stringMatching(/^redis:\/\/redis:6379/),
+        OBJECT_STORE_URL: expect.stringMatching(/^s3:\/\//),
+        S3_ENDPOINT: 'http://minio:9000',
+      });
+    }
+  });
+
+  it('sets only documented variables on the Ferry instances', () => {
+    for (const [, service] of ferry) expect(undocumented(Object.keys(service.environment ?? {}))).toEqual([]);
+  });
+});
+
+describe('the Helm chart', () => {
+  const values = parse(read(`${CHART}/values.yaml`)) as {
+    config: Record<string, string>;
+    secrets: Record<string, string>;
+    autoscaling: { enabled: boolean; minReplicas: number; maxReplicas: number };
+  };
+  const template = (name: string) => read(`${CHART}/templates/${name}`);
+  // Templates are Go templates; with the template actions blanked out, what is left parses as YAML.
+  const asYaml = (text: string) =>
+    parseAllDocuments(text.replace(/^\s*\{\{-?[^}]*\}\}\s*$/gm, '').replace(/\{\{-?[^}]*\}\}/g, 'x'))
+      .map((document) => document.toJS())
+      .filter(Boolean);
+
+  it('sets only documented variables: config, secrets and the literal env of the deployment', () => {
+    const literal = [...template('deployment.yaml').matchAll(/- name: ([A-Z][A-Z0-9_]*)\n\s+value:/g)].map(
+      (match) => match[1]!,
+    );
+    expect(literal).toEqual(expect.arrayContaining(['NODE_ENV', 'HOST', 'PORT']));
+    const commented = [...read(`${CHART}/values.yaml`).matchAll(/\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b/g)].map(
+      (match) => match[1]!,
+    );
+    expect(
+      undocumented([...Object.keys(values.config), ...Object.keys(values.secrets), ...literal, ...commented]),
+    ).toEqual([]);
+  });
+
+  it('probes liveness on /healthz and readiness on /readyz', () => {
+    const [deployment] = asYaml(template('deployment.yaml')) as Array<{
+      spec: { template: { spec: { containers: Array<Record<string, { httpGet?: { path: string } }>> } } };
+    }>;
+    const container = deployment!.spec.template.spec.containers[0]!;
+    expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
+    expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
+  });
+
+  it('runs as non-root, keeps secrets in a Secret, and scales horizontally on CPU', () => {
+    const deployment = template('deployment.yaml');
+    expect(deployment).toMatch(/runAsNonRoot: true/);
+    expect(deployment).toMatch(/secretRef:\n\s+name: \{\{ include "ferry.secretName" \. \}\}/);
+    expect(template('secret.yaml')).toMatch(/kind: Secret/);
+    const [hpa] = asYaml(template('hpa.yaml')) as Array<{
+      apiVersion: string;
+      kind: string;
+      spec: { metrics: unknown[] };
+    }>;
+    expect(hpa).toMatchObject({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      spec: { metrics: [{ type: 'Resource', resource: { name: 'cpu' } }] },
+    });
+    expect(values.autoscaling.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(values.autoscaling.maxReplicas).toBeGreaterThan(values.autoscaling.minReplicas);
+  });
+});

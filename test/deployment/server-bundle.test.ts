@@ -1,0 +1,135 @@
+/**
+ * The server as the Docker image holds it: scripts/build-server-bundle.sh (the script the
+ * Dockerfile's build stage runs) makes a runtime folder outside this checkout, and the test starts
+ * it with plain `node` and production dependencies only, as the image's CMD does.
+ *
+ * Slow (packs three packages and installs the server's production dependencies, compiling
+ * better-sqlite3): the timeouts only bound a hang; every wait is on readiness.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSigningKey } from '../../packages/server/src/signing/development-signing-key.js';
+import { REPO_ROOT } from '../../scripts/local-registry.js';
+import {
+  cleanEnv,
+  freePort,
+  installedPackages,
+  killAll,
+  runOk,
+  start,
+  waitUntilReady,
+} from '../e2e/support/sandbox.js';
+
+const MINUTE = 60_000;
+const DEV_ONLY = ['typescript', 'tsx', 'vitest', 'vite', 'esbuild', 'jest', 'playwright', 'verdaccio', 'tsdown'];
+const isDevOnly = (name: string) =>
+  DEV_ONLY.includes(name) ||
+  name.startsWith('@biomejs/') ||
+  name.startsWith('@playwright/') ||
+  name.startsWith('@vitest/');
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-bundle-test-'));
+const bundle = path.join(work, 'runtime');
+const bin = path.join(bundle, 'node_modules', '@ferry', 'server', 'bin', 'ferry-server.js');
+
+/** The image's environment, with nothing of this checkout's (no npm_*, no NODE_OPTIONS). */
+const serverEnv = (extra: Record<string, string>) => {
+  const env = cleanEnv(extra);
+  for (const key of Object.keys(env)) {
+    if (/^(OTA_|CERT_|AUTH_|VENDOR_|DATABASE_|REDIS_|OBJECT_|S3_|FERRY_)/.test(key)) delete env[key];
+  }
+  return { ...env, ...extra };
+};
+
+async function startBundle(env: Record<string, string>) {
+  const port = await freePort();
+  const server = start(process.execPath, [bin], {
+    cwd: bundle,
+    env: serverEnv({ HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilReady(`${url}/readyz`, server.exited, server.output, 2 * MINUTE);
+  return { url, server };
+}
+
+beforeAll(async () => {
+  await runOk('bash', [path.join(REPO_ROOT, 'scripts', 'build-server-bundle.sh'), bundle], {
+    cwd: work,
+    env: cleanEnv(),
+    timeoutMs: 15 * MINUTE,
+  });
+}, 16 * MINUTE);
+
+afterAll(() => {
+  killAll();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('scripts/build-server-bundle.sh', () => {
+  it('holds the server with production dependencies only', () => {
+    const names = installedPackages(bundle).map((found) => found.name);
+    expect(names).toEqual(expect.arrayContaining(['@ferry/server', '@ferry/contracts', '@ferry/dev-tools', 'fastify']));
+    expect(names.filter(isDevOnly)).toEqual([]);
+    // The server package carries its built JavaScript and the web funnel, no sources or tests.
+    const server = path.join(bundle, 'node_modules', '@ferry', 'server');
+    expect(fs.existsSync(path.join(server, 'dist', 'main.js'))).toBe(true);
+    expect(fs.existsSync(path.join(server, 'web', 'index.html'))).toBe(true);
+    expect(fs.existsSync(path.join(server, 'src'))).toBe(false);
+  });
+
+  it('ferry-server --version prints the package version', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'packages/server/package.json'), 'utf8'));
+    const result = await runOk(process.execPath, [bin, '--version'], { cwd: bundle, env: serverEnv({}) });
+    expect(result.stdout.trim()).toBe(version);
+  });
+
+  it(
+    'starts in production with the OTA variables alone, serves, and exits 0 on SIGTERM',
+    async () => {
+      const keys = path.join(work, 'keys');
+      fs.mkdirSync(keys);
+      const signing = generateSigningKey('Ferry bundle test');
+      fs.writeFileSync(path.join(keys, 'private-key.pem'), signing.privateKeyPem);
+      fs.writeFileSync(path.join(keys, 'certificate.pem'), signing.certificatePem);
+      const { url, server } = await startBundle({
+        NODE_ENV: 'production',
+        FERRY_AREAS: 'ota',
+        DATA_DIR: path.join(work, 'production-data'),
+        OTA_RELEASE_TOKEN: 'bundle-test-release-token-0123456789',
+        OTA_SIGNING_KEY_PATH: path.join(keys, 'private-key.pem'),
+        OTA_SIGNING_CERT_PATH: path.join(keys, 'certificate.pem'),
+        OBJECT_URL_SIGNING_SECRET: 'bundle-test-object-url-secret-0123456789',
+      });
+      expect(server.output()).toContain('areas: ota on, certificates off');
+
+      const baseline = await fetch(
+        `${url}/api/updates/baseline-fingerprint?channel=production&platform=ios&runtimeVersion=1.0.0(1)`,
+      );
+      // The OTA routes are on: no release yet on this track (not "no route").
+      expect(baseline.status).toBe(404);
+      expect(await baseline.json()).toMatchObject({ error: { details: { platform: 'ios' } } });
+      const certificate = await fetch(`${url}/v2/user/certificate/resident-certificate`, { method: 'POST' });
+      expect(certificate.status).toBe(404);
+      expect(await certificate.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    },
+    3 * MINUTE,
+  );
+
+  it(
+    'starts in development on its embedded defaults and serves the web funnel it carries',
+    async () => {
+      const { url, server } = await startBundle({ DATA_DIR: path.join(work, 'development-data') });
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    },
+    3 * MINUTE,
+  );
+});
