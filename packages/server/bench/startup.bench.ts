@@ -22,11 +22,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../scripts/free-port.js';
 import { printTable, watchMachineCpu } from './bench-stats.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -73,14 +73,6 @@ function warnIfStale(): void {
       console.error(`bench:startup: packages/${name}/src changed after its build; run npx tsc -b tsconfig.build.json`);
     }
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** One GET /healthz without keep-alive: its status, or 0 when nothing answered. */

@@ -6,7 +6,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
 export interface Run {
@@ -166,16 +165,7 @@ export async function runOk(command: string, args: string[], options: RunOptions
   return result;
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+export { freePort } from '../../../scripts/free-port.js';
 
 /**
  * Polls `url` until it answers 2xx. Rejects as soon as `exited` settles (the process died) or

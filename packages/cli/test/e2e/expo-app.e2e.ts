@@ -27,20 +27,20 @@
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../../scripts/free-port.js';
 import { FERRY_PACKAGES, type LocalRegistry, startLocalRegistry } from '../../../../scripts/local-registry.js';
 import {
   type ClientManifest,
   downloadAndVerify,
   fetchManifestLikeExpo,
 } from '../../../server/test/support/expo-client.js';
+import { type SpawnedServer, spawnServer } from '../../../server/test/support/spawn-server.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const exampleDir = path.join(repoRoot, 'examples/expo-app');
-const serverBin = path.join(repoRoot, 'packages/server/bin/ferry-server.js');
 const PLATFORMS = ['ios', 'android'] as const;
 /** The app installs Ferry by this version (examples/expo-app/package.json). */
 const FERRY_VERSION = '0.1.0';
@@ -93,17 +93,6 @@ function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   env.npm_config_nodedir = process.env.npm_config_nodedir ?? '/usr';
   return { ...env, ...extra };
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`e2e check failed: ${message}`);
@@ -197,45 +186,6 @@ function portableLockfile(text: string): string {
   return `${JSON.stringify(lock, null, 2)}\n`;
 }
 
-interface Server {
-  url: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** The checkout's built server, as `npm start` runs it. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, [serverBin], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      for (const line of out.split('\n')) {
-        // The vendor simulators log their own "Server listening" lines, tagged with `simulator`.
-        if (!line.startsWith('{') || line.includes('"simulator"')) continue;
-        const match = /"msg":"Server listening at (http:\/\/[\d.]+:\d+)"/.exec(line);
-        if (match?.[1]) resolve(match[1]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`the server exited with ${code} before listening:\n${out}`)));
-  });
-  return {
-    url,
-    output: () => out,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-e2e-'));
@@ -243,7 +193,7 @@ async function main(): Promise<void> {
   const dataDir = path.join(work, 'data');
   const distDir = path.join(appDir, 'dist');
   let registry: LocalRegistry | undefined;
-  let server: Server | undefined;
+  let server: SpawnedServer | undefined;
   let passed = false;
   // Interrupted (Ctrl-C, a CI timeout): stop the registry and the server this run started.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -398,14 +348,12 @@ async function main(): Promise<void> {
     const port = await freePort();
     const serverUrl = `http://127.0.0.1:${port}`;
     server = await step('start the server (the checkout build) on its embedded defaults', async () => {
-      const spawned = await startServer({
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: serverUrl,
-        LOG_LEVEL: 'info',
-      });
-      process.stdout.write(`listening at ${spawned.url}\n`);
+      // The checkout's built server, as `npm start` runs it.
+      const spawned = spawnServer(
+        { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: serverUrl, LOG_LEVEL: 'info' },
+        { built: true },
+      );
+      process.stdout.write(`listening at ${await spawned.listening}\n`);
       return spawned;
     });
     const token = fs.readFileSync(path.join(dataDir, 'dev', 'release-token'), 'utf8').trim();

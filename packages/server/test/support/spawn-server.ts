@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const mainFile = path.join(repoRoot, 'packages/server/src/main.ts');
+const builtBin = path.join(repoRoot, 'packages/server/bin/ferry-server.js');
 
 export interface SpawnedServer {
   child: ChildProcessWithoutNullStreams;
@@ -14,9 +15,13 @@ export interface SpawnedServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the real entry point (what `npm start` runs) as a child process. */
-export function spawnServer(env: Record<string, string>): SpawnedServer {
-  const child = spawn(process.execPath, ['--conditions=@ferry/source', '--import', 'tsx', mainFile], {
+/**
+ * Runs the real entry point as a child process: its TypeScript source (through tsx, so a test sees
+ * the sources as they are), or with `built` the built bin that `npm start` runs.
+ */
+export function spawnServer(env: Record<string, string>, options: { built?: boolean } = {}): SpawnedServer {
+  const args = options.built ? [builtBin] : ['--conditions=@ferry/source', '--import', 'tsx', mainFile];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', ...env },
   });
