@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { buildApp } from './app.js';
 import { describeAreas } from './config/areas.js';
 import { certificateAnnouncement } from './config/certificate-development-defaults.js';
 import { ConfigError, loadConfig } from './config/config.js';
@@ -55,7 +54,13 @@ async function main(): Promise<void> {
   }
   let config = loadConfig();
   let notice: DevelopmentNotice | undefined;
-  if (!config.production) ({ config, notice } = applyDevelopmentDefaults(config));
+  // The server's modules load while a first development start makes its keys in libuv's thread
+  // pool (npm run bench:startup): most of a start is one or the other.
+  const [{ buildApp }, defaults] = await Promise.all([
+    import('./app.js'),
+    config.production ? undefined : applyDevelopmentDefaults(config),
+  ]);
+  if (defaults) ({ config, notice } = defaults);
 
   const app = await buildApp({ config });
   if (notice) {

@@ -12,7 +12,7 @@ import { loadConfig } from '../../../../packages/server/src/config/config.js';
 import { applyDevelopmentDefaults } from '../../../../packages/server/src/config/development-defaults.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-e2e-'));
-const { config } = applyDevelopmentDefaults(
+const { config } = await applyDevelopmentDefaults(
   loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

@@ -41,11 +41,11 @@ function developmentToken(file: string): { token: string; created?: string } {
  * the same development token becomes the operator token (outside production OPERATOR_TOKEN
  * defaults to the release token, and there is none then). Never called when NODE_ENV=production.
  */
-export function applyDevelopmentDefaults(base: Config): { config: Config; notice: DevelopmentNotice } {
+export async function applyDevelopmentDefaults(base: Config): Promise<{ config: Config; notice: DevelopmentNotice }> {
   const devDir = path.join(base.dataDir, 'dev');
   fs.mkdirSync(devDir, { recursive: true, mode: 0o700 });
   // Code-signing key and object URL secret (updates-development-defaults.ts).
-  const updates = applyUpdatesDevelopmentDefaults(base, devDir);
+  const updates = await applyUpdatesDevelopmentDefaults(base, devDir);
   // Certificate AES key and user-token secret (certificate-development-defaults.ts).
   const certificates = applyCertificateDevelopmentDefaults(updates.config, devDir);
   let config = certificates.config;

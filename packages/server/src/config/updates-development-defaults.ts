@@ -18,16 +18,16 @@ export interface UpdatesDevelopmentNotice {
  * once and kept, so signed URLs and app builds keep working across restarts. Explicit
  * configuration always wins.
  */
-export function applyUpdatesDevelopmentDefaults(
+export async function applyUpdatesDevelopmentDefaults(
   config: Config,
   devDir: string,
-): { config: Config; notice: UpdatesDevelopmentNotice } {
+): Promise<{ config: Config; notice: UpdatesDevelopmentNotice }> {
   const notice: UpdatesDevelopmentNotice = {};
   fs.mkdirSync(devDir, { recursive: true, mode: 0o700 });
   // The signing key belongs to the OTA area: nothing is generated while it is off.
   let updates = config.updates;
   if (updates && !updates.signing) {
-    const generated = ensureDevelopmentSigningKey(devDir, updates.keyId);
+    const generated = await ensureDevelopmentSigningKey(devDir, updates.keyId);
     updates = { ...updates, signing: generated.signing };
     notice.codeSigningCertificateFile = generated.certificateFile;
     notice.createdCodeSigningKey = generated.created;

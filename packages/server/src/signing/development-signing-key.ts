@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPair, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -17,16 +17,20 @@ export interface GeneratedSigningKey {
 
 const DEVELOPMENT_VALIDITY_YEARS = 10;
 
-/** A key pair and a self-signed code-signing certificate, as `npx expo-updates codesigning:generate` makes them. */
-export function generateSigningKey(commonName: string, now: Date = new Date()): GeneratedSigningKey {
-  // The RSA key comes from node:crypto (native); @expo/code-signing-certificates' own generateKeyPair
-  // is node-forge's pure-JavaScript one, which made a first start up to a second slower.
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
-  const keyPair = { privateKey: forge.pki.privateKeyFromPem(privateKey), publicKey: forge.pki.publicKeyFromPem(publicKey) };
+// RSA keys come from node:crypto (native); @expo/code-signing-certificates' own generateKeyPair is
+// node-forge's pure-JavaScript one, which made a first start up to a second slower.
+const RSA_OPTIONS = {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+} as const;
+
+/** A self-signed code-signing certificate for a PEM key pair, as `npx expo-updates codesigning:generate` makes it. */
+function withCertificate(pem: { privateKey: string; publicKey: string }, commonName: string, now: Date) {
+  const keyPair = {
+    privateKey: forge.pki.privateKeyFromPem(pem.privateKey),
+    publicKey: forge.pki.publicKeyFromPem(pem.publicKey),
+  };
   const validityNotAfter = new Date(now);
   validityNotAfter.setFullYear(validityNotAfter.getFullYear() + DEVELOPMENT_VALIDITY_YEARS);
   const certificate = generateSelfSignedCodeSigningCertificate({
@@ -44,6 +48,24 @@ export function generateSigningKey(commonName: string, now: Date = new Date()): 
   };
 }
 
+/** A key pair and a self-signed code-signing certificate. */
+export function generateSigningKey(commonName: string, now: Date = new Date()): GeneratedSigningKey {
+  return withCertificate(generateKeyPairSync('rsa', RSA_OPTIONS), commonName, now);
+}
+
+/** The same, with the key made in libuv's thread pool, so the main thread can go on meanwhile. */
+export async function generateSigningKeyInBackground(
+  commonName: string,
+  now = new Date(),
+): Promise<GeneratedSigningKey> {
+  const pem = await new Promise<{ privateKey: string; publicKey: string }>((resolve, reject) =>
+    generateKeyPair('rsa', RSA_OPTIONS, (error, publicKey, privateKey) =>
+      error ? reject(error) : resolve({ privateKey, publicKey }),
+    ),
+  );
+  return withCertificate(pem, commonName, now);
+}
+
 export interface DevelopmentSigningKey {
   signing: SigningConfig;
   directory: string;
@@ -55,13 +77,13 @@ export interface DevelopmentSigningKey {
  * Development only: the code-signing key and certificate in DATA_DIR/dev/code-signing, made on the
  * first start and reused after, so an app built against the certificate keeps verifying updates.
  */
-export function ensureDevelopmentSigningKey(devDir: string, keyId: string): DevelopmentSigningKey {
+export async function ensureDevelopmentSigningKey(devDir: string, keyId: string): Promise<DevelopmentSigningKey> {
   const directory = path.join(devDir, 'code-signing');
   const keyFile = path.join(directory, 'private-key.pem');
   const certificateFile = path.join(directory, 'certificate.pem');
   let created = false;
   if (!fs.existsSync(keyFile) || !fs.existsSync(certificateFile)) {
-    const generated = generateSigningKey('Ferry development');
+    const generated = await generateSigningKeyInBackground('Ferry development');
     fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
     fs.writeFileSync(keyFile, generated.privateKeyPem, { mode: 0o600 });
     fs.writeFileSync(path.join(directory, 'public-key.pem'), generated.publicKeyPem);

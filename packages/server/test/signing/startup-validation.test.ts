@@ -63,14 +63,14 @@ describe('signing material at start-up', () => {
 });
 
 describe('development signing key', () => {
-  it('is generated once into DATA_DIR/dev/code-signing and reused', () => {
+  it('is generated once into DATA_DIR/dev/code-signing and reused', async () => {
     const devDir = path.join(dir, 'dev');
     const config = loadConfig({ DATA_DIR: dir });
-    const first = applyUpdatesDevelopmentDefaults(config, devDir);
+    const first = await applyUpdatesDevelopmentDefaults(config, devDir);
     expect(first.notice).toMatchObject({ createdCodeSigningKey: true, codeSigningKeyId: 'main' });
     const certificate = fs.readFileSync(first.notice.codeSigningCertificateFile!, 'utf8');
     expect(fs.statSync(path.join(devDir, 'code-signing', 'private-key.pem')).mode & 0o777).toBe(0o600);
-    const second = applyUpdatesDevelopmentDefaults(config, devDir);
+    const second = await applyUpdatesDevelopmentDefaults(config, devDir);
     expect(second.notice.createdCodeSigningKey).toBe(false);
     expect(fs.readFileSync(second.notice.codeSigningCertificateFile!, 'utf8')).toBe(certificate);
     expect(second.config.updates?.signing).toEqual(first.config.updates?.signing);
@@ -78,9 +78,9 @@ describe('development signing key', () => {
     expect(second.config.objects.store).toEqual(first.config.objects.store);
   });
 
-  it('explicit configuration wins over development defaults', () => {
+  it('explicit configuration wins over development defaults', async () => {
     const config = loadConfig({ DATA_DIR: dir, OTA_SIGNING_KEY_PATH: keyFile, OTA_SIGNING_CERT_PATH: certFile });
-    const { config: applied, notice } = applyUpdatesDevelopmentDefaults(config, path.join(dir, 'dev2'));
+    const { config: applied, notice } = await applyUpdatesDevelopmentDefaults(config, path.join(dir, 'dev2'));
     expect(applied.updates?.signing?.key.path).toBe(keyFile);
     expect(notice.codeSigningCertificateFile).toBeUndefined();
   });
