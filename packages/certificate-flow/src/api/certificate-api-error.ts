@@ -1,17 +1,10 @@
+import { FerryHttpError } from '@ferry/contracts';
 import type { CallFailure } from '../funnel/failure-outcome.js';
 
 /**
  * A certificate API call that did not succeed. `status` 0 means no HTTP answer (network down,
  * CORS, aborted); `code` is the error body's stable code, or NETWORK_ERROR / INVALID_RESPONSE.
  */
-export class CertificateApiError extends Error implements CallFailure {
+export class CertificateApiError extends FerryHttpError implements CallFailure {
   override name = 'CertificateApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
 }

@@ -1,4 +1,4 @@
-import { isPrereleaseRuntimeVersion, type Platform } from '@ferry/contracts';
+import { isGuardedTrack, nativeChangeVerdict, type Platform } from '@ferry/contracts';
 import type { BaselineLookup, Inspection } from '../gate/gate-verdict.js';
 
 export type DriftVerdict =
@@ -19,7 +19,7 @@ export function driftVerdict(
 ): DriftVerdict {
   if (!inspection.ok) return { platform, drift: 'unknown', message: `${platform}: ${inspection.error}` };
   const { runtimeVersion, fingerprint } = inspection;
-  if (isPrereleaseRuntimeVersion(runtimeVersion)) {
+  if (!isGuardedTrack('production', runtimeVersion)) {
     return { platform, drift: false, message: `${platform}: ${runtimeVersion} is a pre-release track (never guarded)` };
   }
   if (baseline === undefined) {
@@ -29,26 +29,28 @@ export function driftVerdict(
     case 'no-server':
       return { platform, drift: 'unknown', message: `${platform}: no server given (--server or OTA_SERVER_URL)` };
     case 'no-release':
+    case 'found': {
+      const verdict = nativeChangeVerdict(
+        { channel: 'production', runtimeVersion, fingerprint },
+        baseline.kind === 'found' ? baseline : null,
+      );
+      if (verdict.changed) {
+        return {
+          platform,
+          drift: true,
+          message: `${platform}: the fingerprint drifted from the production baseline of ${runtimeVersion} (${verdict.storedFingerprint.slice(0, 12)} → ${fingerprint.slice(0, 12)})`,
+        };
+      }
+      const why: Partial<Record<typeof verdict.reason, string>> = {
+        'no-earlier-release': `${runtimeVersion} has no production release yet (a new track)`,
+        'no-stored-fingerprint': `the production release of ${runtimeVersion} stored no fingerprint`,
+      };
       return {
         platform,
         drift: false,
-        message: `${platform}: ${runtimeVersion} has no production release yet (a new track)`,
+        message: `${platform}: ${why[verdict.reason] ?? `${runtimeVersion} matches its production baseline`}`,
       };
-    case 'found':
-      if (baseline.fingerprint === null) {
-        return {
-          platform,
-          drift: false,
-          message: `${platform}: the production release of ${runtimeVersion} stored no fingerprint`,
-        };
-      }
-      return baseline.fingerprint === fingerprint
-        ? { platform, drift: false, message: `${platform}: ${runtimeVersion} matches its production baseline` }
-        : {
-            platform,
-            drift: true,
-            message: `${platform}: the fingerprint drifted from the production baseline of ${runtimeVersion} (${baseline.fingerprint.slice(0, 12)} → ${fingerprint.slice(0, 12)})`,
-          };
+    }
     default:
       return { platform, drift: 'unknown', message: `${platform}: ${baseline.message}` };
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NATIVE_CHANGE_TABLE } from '../../../contracts/test/native-change-table.js';
 import { type BaselineLookup, type GateRule, gateVerdict, type Inspection } from './gate-verdict.js';
 
 const head: Inspection = { ok: true, runtimeVersion: '1.4.0(17)', fingerprint: 'fp-head' };
@@ -128,5 +129,23 @@ describe('gate verdict', () => {
   it('only a block ever blocks', () => {
     const blocks = ROWS.filter((row) => gateVerdict({ platform: 'ios', ...row }).outcome === 'block');
     expect(blocks.map((row) => row.rule)).toEqual(['native-changed']);
+  });
+});
+
+describe("gateVerdict on the shared rule's table", () => {
+  // Every production row with a fingerprint is a commit the gate can judge.
+  const judgeable = NATIVE_CHANGE_TABLE.filter(
+    (row) => row.candidate.channel === 'production' && typeof row.candidate.fingerprint === 'string',
+  );
+  it.each(judgeable)('$name → block $changed', ({ candidate, baseline, changed }) => {
+    const verdict = gateVerdict({
+      platform: 'ios',
+      affected: true,
+      inspection: { ok: true, runtimeVersion: candidate.runtimeVersion, fingerprint: candidate.fingerprint as string },
+      baseline: baseline
+        ? { kind: 'found', fingerprint: baseline.fingerprint, releaseId: 'r-1' }
+        : { kind: 'no-release' },
+    });
+    expect(verdict.outcome).toBe(changed ? 'block' : 'pass');
   });
 });

@@ -1,4 +1,4 @@
-import { isPrereleaseRuntimeVersion, type Platform } from '@ferry/contracts';
+import { isGuardedTrack, nativeChangeVerdict, type Platform } from '@ferry/contracts';
 
 /** The head commit's native identity for one platform, resolved exactly as the publisher does. */
 export type Inspection = { ok: true; runtimeVersion: string; fingerprint: string } | { ok: false; error: string };
@@ -55,9 +55,9 @@ const short = (hash: string) => (hash.length > 12 ? hash.slice(0, 12) : hash);
 
 /**
  * The pre-merge gate's decision for one platform (spec, "Pre-merge gate" rules 1–4). It blocks
- * exactly when the production publish of this commit would get 409 from the guard: same
- * runtimeVersion, a stored baseline fingerprint, and a different one now. Whenever no decision is
- * possible it warns and passes.
+ * exactly when the production publish of this commit would get 409 from the guard: both ask the
+ * shared rule (nativeChangeVerdict) about the production baseline. Whenever no decision is possible
+ * it warns and passes.
  */
 export function gateVerdict(input: GateInput): PlatformVerdict {
   const { platform } = input;
@@ -77,7 +77,7 @@ export function gateVerdict(input: GateInput): PlatformVerdict {
   }
   const { runtimeVersion, fingerprint } = inspection;
   const known = { runtimeVersion, fingerprint };
-  if (isPrereleaseRuntimeVersion(runtimeVersion)) {
+  if (!isGuardedTrack('production', runtimeVersion)) {
     return {
       platform,
       outcome: 'pass',
@@ -103,6 +103,31 @@ export function gateVerdict(input: GateInput): PlatformVerdict {
         known,
       );
     case 'no-release':
+    case 'found':
+      break;
+  }
+  const verdict = nativeChangeVerdict(
+    { channel: 'production', runtimeVersion, fingerprint },
+    baseline.kind === 'found' ? baseline : null,
+  );
+  if (verdict.changed) {
+    const { storedFingerprint, baseline: found } = verdict;
+    return {
+      platform,
+      outcome: 'block',
+      level: 'error',
+      rule: 'native-changed',
+      message:
+        `${platform}: the native fingerprint changed on runtimeVersion ${runtimeVersion} ` +
+        `(production baseline ${short(storedFingerprint)} from release ${found.releaseId}, this commit ${short(fingerprint)}). ` +
+        'Publishing it to production would be refused with 409. Raise the build number (ferry bump build) ' +
+        'so the change ships as a new store build on a new track',
+      ...known,
+      baseline: storedFingerprint,
+    };
+  }
+  switch (verdict.reason) {
+    case 'no-earlier-release':
       return {
         platform,
         outcome: 'pass',
@@ -113,41 +138,27 @@ export function gateVerdict(input: GateInput): PlatformVerdict {
           'publish becomes the baseline, so publish it from the store build’s own commit',
         ...known,
       };
-    case 'found':
-      if (baseline.fingerprint === null) {
-        return {
-          platform,
-          outcome: 'pass',
-          level: 'notice',
-          rule: 'no-baseline',
-          message: `${platform}: the newest production release of ${runtimeVersion} stored no fingerprint, so there is nothing to compare`,
-          ...known,
-          baseline: null,
-        };
-      }
-      if (baseline.fingerprint === fingerprint) {
-        return {
-          platform,
-          outcome: 'pass',
-          level: 'none',
-          rule: 'same-fingerprint',
-          message: `${platform}: the native fingerprint of ${runtimeVersion} is unchanged`,
-          ...known,
-          baseline: baseline.fingerprint,
-        };
-      }
+    case 'no-stored-fingerprint':
       return {
         platform,
-        outcome: 'block',
-        level: 'error',
-        rule: 'native-changed',
-        message:
-          `${platform}: the native fingerprint changed on runtimeVersion ${runtimeVersion} ` +
-          `(production baseline ${short(baseline.fingerprint)} from release ${baseline.releaseId}, this commit ${short(fingerprint)}). ` +
-          'Publishing it to production would be refused with 409. Raise the build number (ferry bump build) ' +
-          'so the change ships as a new store build on a new track',
+        outcome: 'pass',
+        level: 'notice',
+        rule: 'no-baseline',
+        message: `${platform}: the newest production release of ${runtimeVersion} stored no fingerprint, so there is nothing to compare`,
         ...known,
-        baseline: baseline.fingerprint,
+        baseline: null,
+      };
+    default:
+      // same-fingerprint; the rule's other reasons cannot occur here (a production, guarded track
+      // and a computed fingerprint).
+      return {
+        platform,
+        outcome: 'pass',
+        level: 'none',
+        rule: 'same-fingerprint',
+        message: `${platform}: the native fingerprint of ${runtimeVersion} is unchanged`,
+        ...known,
+        baseline: fingerprint,
       };
   }
 }

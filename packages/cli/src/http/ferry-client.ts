@@ -2,6 +2,7 @@ import {
   type AssetUploadCheckRequest,
   AssetUploadCheckResponse,
   ErrorBody,
+  FerryHttpError,
   ReleaseCreatedResponse,
   type ReleaseListItem,
   type ReleaseListQueryInput,
@@ -12,7 +13,6 @@ import {
   RollbackResponse,
 } from '@ferry/contracts';
 import type { z } from 'zod';
-import { FerryHttpError } from './ferry-http-error.js';
 import { DEFAULT_RETRY, type RetryPolicy, withRetries } from './retry.js';
 
 export interface FerryClientOptions {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
+import { FerryHttpError } from '@ferry/contracts';
 import pLimit from 'p-limit';
-import { FerryHttpError } from '../http/ferry-http-error.js';
 import { DEFAULT_RETRY, type RetryPolicy, withRetries } from '../http/retry.js';
 import type { ExportedFile } from './exported-update.js';
 import type { UploadProgress } from './upload-progress.js';

@@ -1,7 +1,7 @@
 import type { Channel, Platform, ReleaseSummary } from '@ferry/contracts';
+import { FerryHttpError } from '@ferry/contracts';
 import { CliError } from '../cli-error.js';
 import { FerryClient } from '../http/ferry-client.js';
-import { FerryHttpError } from '../http/ferry-http-error.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { type AppConfigEvaluator, channelOf, runtimeVersionOf } from './app-config.js';
 import { type UploadJob, uploadAssets } from './asset-uploader.js';

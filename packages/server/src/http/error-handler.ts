@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DomainError, type FailureKind, Unauthenticated } from '../errors/domain-error.js';
 import { AppError, errorBody } from './app-error.js';
 
 interface ValidationItem {
@@ -27,12 +28,34 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'RATE_LIMITED',
 };
 
+/** What each kind of domain failure means over HTTP: the only place a service error gets a status. */
+export const STATUS_BY_KIND: Record<FailureKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  gone: 410,
+  'too-large': 413,
+  unprocessable: 422,
+  'rate-limited': 429,
+  'dependency-failed': 502,
+  unavailable: 503,
+  'dependency-timeout': 504,
+};
+
 /**
  * Every failure leaves as the error body of decisions.md §6. Bad input is always 4xx; only a bug
  * reaches 500, and its message never echoes the request.
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, request, reply) => {
+    if (err instanceof DomainError) {
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+      if (err instanceof Unauthenticated) reply.header('www-authenticate', err.challenge);
+      reply.code(STATUS_BY_KIND[err.kind]).send(err.toBody());
+      return;
+    }
     if (err instanceof AppError) {
       reply.headers(err.headers).code(err.statusCode).send(err.toBody());
       return;

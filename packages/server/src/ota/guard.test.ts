@@ -1,109 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGuard, type GuardCandidate, type GuardVerdict } from './guard.js';
+import { NATIVE_CHANGE_TABLE, prod, stored } from '../../../contracts/test/native-change-table.js';
+import { evaluateGuard } from './guard.js';
 
-const prod = (over: Partial<GuardCandidate> = {}): GuardCandidate => ({
-  channel: 'production',
-  runtimeVersion: '1.2.0(57)',
-  fingerprint: 'new',
-  ...over,
-});
-const stored = (fingerprint: string | null) => ({ id: 'r1', fingerprint });
-
-// The spec's guard rules 2–4 and 6, one row each.
-const cases: Array<{
-  name: string;
-  candidate: GuardCandidate;
-  newest?: { id: string; fingerprint: string | null };
-  expected: GuardVerdict['kind'];
-  reason?: string;
-}> = [
-  {
-    name: 'production, same fingerprint',
-    candidate: prod({ fingerprint: 'old' }),
-    newest: stored('old'),
-    expected: 'pass',
-    reason: 'same-fingerprint',
-  },
-  { name: 'production, different fingerprint blocks', candidate: prod(), newest: stored('old'), expected: 'block' },
-  {
-    name: 'development channel is never guarded',
-    candidate: prod({ channel: 'development' }),
-    newest: stored('old'),
-    expected: 'pass',
-    reason: 'not-production',
-  },
-  { name: 'no earlier release', candidate: prod(), newest: undefined, expected: 'pass', reason: 'no-earlier-release' },
-  {
-    name: 'earlier release stored no fingerprint',
-    candidate: prod(),
-    newest: stored(null),
-    expected: 'pass',
-    reason: 'no-stored-fingerprint',
-  },
-  {
-    name: 'runtimeVersion ending in -pre',
-    candidate: prod({ runtimeVersion: '1.2.0-pre' }),
-    newest: stored('old'),
-    expected: 'pass',
-    reason: 'prerelease',
-  },
-  {
-    name: '-pre only counts at the end',
-    candidate: prod({ runtimeVersion: '1.2.0-pre(3)' }),
-    newest: stored('old'),
-    expected: 'block',
-  },
-  {
-    name: 'no fingerprint given',
-    candidate: prod({ fingerprint: undefined }),
-    newest: stored('old'),
-    expected: 'pass',
-    reason: 'no-fingerprint',
-  },
-  {
-    name: 'null fingerprint given',
-    candidate: prod({ fingerprint: null }),
-    newest: stored('old'),
-    expected: 'pass',
-    reason: 'no-fingerprint',
-  },
-  {
-    name: 'allowNativeChange skips the comparison',
-    candidate: prod({ allowNativeChange: true }),
-    newest: stored('old'),
-    expected: 'bypass',
-  },
-  {
-    name: 'allowNativeChange false is no bypass',
-    candidate: prod({ allowNativeChange: false }),
-    newest: stored('old'),
-    expected: 'block',
-  },
-  {
-    name: 'allowNativeChange on development is a plain pass',
-    candidate: prod({ channel: 'development', allowNativeChange: true }),
-    newest: stored('old'),
-    expected: 'pass',
-    reason: 'not-production',
-  },
-  {
-    name: 'allowNativeChange on -pre is a plain pass',
-    candidate: prod({ runtimeVersion: '2.0.0-pre', allowNativeChange: true }),
-    newest: stored('old'),
-    expected: 'pass',
-    reason: 'prerelease',
-  },
-];
+const newest = (fingerprint: string | null) => ({ id: 'r1', ...stored(fingerprint) });
 
 describe('evaluateGuard', () => {
-  it.each(cases)('$name → $expected', ({ candidate, newest, expected, reason }) => {
-    const verdict = evaluateGuard(candidate, newest);
-    expect(verdict.kind).toBe(expected);
-    if (reason) expect(verdict).toMatchObject({ reason });
+  // The shared rule's table: the guard blocks (409) exactly where the rule says changed.
+  it.each(NATIVE_CHANGE_TABLE)('$name → block $changed', ({ candidate, baseline, changed, reason }) => {
+    const verdict = evaluateGuard(candidate, baseline ? { id: 'r1', ...baseline } : undefined);
+    expect(verdict.kind).toBe(changed ? 'block' : 'pass');
+    if (reason) expect(verdict).toEqual({ kind: 'pass', reason });
   });
 
   it('a block names both fingerprints and the baseline release', () => {
-    expect(evaluateGuard(prod(), stored('old'))).toEqual({
+    expect(evaluateGuard(prod(), newest('old'))).toEqual({
       kind: 'block',
       storedFingerprint: 'old',
       candidateFingerprint: 'new',
@@ -111,11 +21,43 @@ describe('evaluateGuard', () => {
     });
   });
 
-  it('a bypass reports whether it would have blocked', () => {
-    expect(evaluateGuard(prod({ allowNativeChange: true }), stored('old'))).toMatchObject({ wouldHaveBlocked: true });
-    expect(evaluateGuard(prod({ allowNativeChange: true, fingerprint: 'old' }), stored('old'))).toMatchObject({
+  // Rule 6: allowNativeChange.
+  it.each([
+    { name: 'skips the comparison', candidate: prod({ allowNativeChange: true }), kind: 'bypass' },
+    { name: 'false is no bypass', candidate: prod({ allowNativeChange: false }), kind: 'block' },
+    {
+      name: 'on development is a plain pass',
+      candidate: prod({ channel: 'development', allowNativeChange: true }),
+      kind: 'pass',
+    },
+    {
+      name: 'on -pre is a plain pass',
+      candidate: prod({ runtimeVersion: '2.0.0-pre', allowNativeChange: true }),
+      kind: 'pass',
+    },
+  ])('allowNativeChange $name', ({ candidate, kind }) => {
+    expect(evaluateGuard(candidate, newest('old')).kind).toBe(kind);
+  });
+
+  it('a bypass reports both fingerprints and whether it would have blocked', () => {
+    expect(evaluateGuard(prod({ allowNativeChange: true }), newest('old'))).toEqual({
+      kind: 'bypass',
+      storedFingerprint: 'old',
+      candidateFingerprint: 'new',
+      wouldHaveBlocked: true,
+    });
+    expect(evaluateGuard(prod({ allowNativeChange: true, fingerprint: 'old' }), newest('old'))).toMatchObject({
       wouldHaveBlocked: false,
     });
-    expect(evaluateGuard(prod({ allowNativeChange: true }), undefined)).toMatchObject({ wouldHaveBlocked: false });
+    expect(evaluateGuard(prod({ allowNativeChange: true }), undefined)).toEqual({
+      kind: 'bypass',
+      storedFingerprint: null,
+      candidateFingerprint: 'new',
+      wouldHaveBlocked: false,
+    });
+    expect(evaluateGuard(prod({ allowNativeChange: true, fingerprint: null }), newest('old'))).toMatchObject({
+      candidateFingerprint: null,
+      wouldHaveBlocked: false,
+    });
   });
 });

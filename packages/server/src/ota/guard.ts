@@ -1,4 +1,4 @@
-import { type Channel, isPrereleaseRuntimeVersion } from '@ferry/contracts';
+import { type Channel, isGuardedTrack, type NativeChangeAbsentReason, nativeChangeVerdict } from '@ferry/contracts';
 
 /** What the guard needs from the incoming release. */
 export interface GuardCandidate {
@@ -14,13 +14,7 @@ export interface GuardBaseline {
   fingerprint?: string | null;
 }
 
-export type GuardPassReason =
-  | 'not-production'
-  | 'prerelease'
-  | 'no-fingerprint'
-  | 'no-earlier-release'
-  | 'no-stored-fingerprint'
-  | 'same-fingerprint';
+export type GuardPassReason = NativeChangeAbsentReason;
 
 export type GuardVerdict =
   | { kind: 'pass'; reason: GuardPassReason }
@@ -28,25 +22,24 @@ export type GuardVerdict =
   | { kind: 'block'; storedFingerprint: string; candidateFingerprint: string; baselineReleaseId: string };
 
 /**
- * The native-change guard (spec, POST /api/updates/release rules 2–4 and 6), as a pure decision.
- * A production release on a non-pre-release track must carry the same native fingerprint as the
- * newest release of its track; allowNativeChange skips the comparison but is reported as a bypass.
+ * The native-change guard (spec, POST /api/updates/release rules 2–4 and 6): the shared rule's
+ * answer (nativeChangeVerdict) turned into pass, block, or a reported bypass. allowNativeChange
+ * only matters on a guarded track; elsewhere there is nothing to bypass.
  */
 export function evaluateGuard(candidate: GuardCandidate, newest: GuardBaseline | undefined): GuardVerdict {
-  if (candidate.channel !== 'production') return { kind: 'pass', reason: 'not-production' };
-  if (isPrereleaseRuntimeVersion(candidate.runtimeVersion)) return { kind: 'pass', reason: 'prerelease' };
-
-  const storedFingerprint = newest?.fingerprint ?? null;
-  const candidateFingerprint = candidate.fingerprint ?? null;
-  const differs =
-    storedFingerprint !== null && candidateFingerprint !== null && storedFingerprint !== candidateFingerprint;
-
-  if (candidate.allowNativeChange === true) {
-    return { kind: 'bypass', storedFingerprint, candidateFingerprint, wouldHaveBlocked: differs };
+  const verdict = nativeChangeVerdict(
+    candidate,
+    newest ? { id: newest.id, fingerprint: newest.fingerprint ?? null } : null,
+  );
+  if (candidate.allowNativeChange === true && isGuardedTrack(candidate.channel, candidate.runtimeVersion)) {
+    return {
+      kind: 'bypass',
+      storedFingerprint: newest?.fingerprint ?? null,
+      candidateFingerprint: candidate.fingerprint ?? null,
+      wouldHaveBlocked: verdict.changed,
+    };
   }
-  if (candidateFingerprint === null) return { kind: 'pass', reason: 'no-fingerprint' };
-  if (!newest) return { kind: 'pass', reason: 'no-earlier-release' };
-  if (storedFingerprint === null) return { kind: 'pass', reason: 'no-stored-fingerprint' };
-  if (!differs) return { kind: 'pass', reason: 'same-fingerprint' };
-  return { kind: 'block', storedFingerprint, candidateFingerprint, baselineReleaseId: newest.id };
+  if (!verdict.changed) return { kind: 'pass', reason: verdict.reason };
+  const { storedFingerprint, candidateFingerprint, baseline } = verdict;
+  return { kind: 'block', storedFingerprint, candidateFingerprint, baselineReleaseId: baseline.id };
 }
