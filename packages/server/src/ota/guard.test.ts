@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { NATIVE_CHANGE_TABLE, prod, stored } from '../../../contracts/test/native-change-table.js';
-import { evaluateGuard } from './guard.js';
+import { NATIVE_CHANGE_TABLE, stored, prod as tableCandidate } from '../../../contracts/test/native-change-table.js';
+import { evaluateGuard, type GuardCandidate } from './guard.js';
+
+const prod = (over: Partial<GuardCandidate> = {}): GuardCandidate => ({ ...tableCandidate(), ...over });
 
 const newest = (fingerprint: string | null) => ({ id: 'r1', ...stored(fingerprint) });
 
