@@ -13,3 +13,4 @@ export * from './ota/runtime-version.js';
 export * from './ota/update-policy.js';
 export * from './ota/update-policy-schema.js';
 export * from './web/development.js';
+export * from './text.js';
