@@ -11,7 +11,7 @@
  * largest event-loop delay. Baseline of the ratio: the same 200 users reading their assignment
  * (token check + one row), measured in the same process against the same server.
  *
- * Measurement notes (see docs/certificates.md, "Benchmark"):
+ * Measurement notes (see docs/benchmarks.md, "Certificates"):
  * - Overhead is Fastify's reply.elapsedTime (request received → response sent) minus the time the
  *   request awaited the vendor; object-storage time is Ferry's own work and stays in it.
  * - The baseline readers arrive spread over one second like the flows' users. They used to fire all
@@ -255,7 +255,7 @@ const machineNotes: string[] = [];
 /**
  * While all cores are busy (server, load generator, PostgreSQL and everything else) or taken by
  * the hypervisor, a woken PostgreSQL backend or a ready callback waits for a core, and that wait,
- * not Ferry's code, decides the tail (docs/certificates.md, "Benchmark"). Either kind of time above
+ * not Ferry's code, decides the tail (docs/benchmarks.md, "Certificates"). Either kind of time above
  * this share is reported.
  */
 const HOST_BOUND_SHARE = 0.1;
@@ -264,7 +264,7 @@ const FULL_WINDOW_SHARE = 0.9;
 /**
  * Above this mean ms per PDF write, the disk is named: a write costs ~0.2 ms on a quiet disk and
  * ~1 ms when many files nearby were deleted in the last minutes (a previous run's cleanup), and it
- * runs on the event loop, so every call in flight waits for it (docs/certificates.md, "Benchmark").
+ * runs on the event loop, so every call in flight waits for it (docs/benchmarks.md, "Certificates").
  */
 const SLOW_PDF_WRITE_MS = 0.5;
 /** Why an engine's figures were raised by the disk, if they were. */
@@ -367,14 +367,14 @@ for (const line of notes) console.log(line);
 if (machineNotes.length > 0) {
   console.log(
     `\n${machineNotes.join('; ')}. Calls there also waited for a free core, so those p99s say as much about this ` +
-      'machine as about Ferry (docs/certificates.md, "Benchmark").',
+      'machine as about Ferry (docs/benchmarks.md, "Certificates").',
   );
 }
 if (diskNotes.length > 0) {
   console.log(
     `\n${diskNotes.join('; ')} (about 0.2 ms on a quiet disk). Creating a file costs more after many deletions ` +
       "nearby in the last 1–5 minutes on ext4 without a journal, such as the previous run's cleanup, and the write runs " +
-      'on the event loop, so every call in flight waits for it: start runs 5 minutes apart (docs/certificates.md, "Benchmark").',
+      'on the event loop, so every call in flight waits for it: start runs 5 minutes apart (docs/benchmarks.md, "Certificates").',
   );
 }
 console.log(

@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
+import { updateAssetKey } from '../src/storage/objects/object-key.js';
 import { printTable } from './bench-stats.js';
 
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
@@ -55,15 +56,22 @@ async function serveFerry(): Promise<void> {
     contentType: 'image/png',
     fileExtension: '.png',
   });
+  const launchAsset = { ...asset('bundle', 0), contentType: 'application/javascript', fileExtension: '.bundle' };
+  // A typical app: a few dozen images and fonts.
+  const assets = Array.from({ length: 30 }, (_, i) => asset('asset', i));
+  // The release endpoint only accepts assets that are stored.
+  for (const { hash: assetHash, contentType } of [launchAsset, ...assets]) {
+    const key = updateAssetKey(TRACK.channel, TRACK.runtimeVersion, assetHash);
+    await app.objectStore.put(key, Buffer.from(assetHash), { contentType });
+  }
   const publish = await app.inject({
     method: 'POST',
     url: '/api/updates/release',
     headers: { authorization: 'Bearer bench-release-token-0123456789' },
     payload: {
       ...TRACK,
-      launchAsset: { ...asset('bundle', 0), contentType: 'application/javascript', fileExtension: '.bundle' },
-      // A typical app: a few dozen images and fonts.
-      assets: Array.from({ length: 30 }, (_, i) => asset('asset', i)),
+      launchAsset,
+      assets,
       otaConfig: { name: 'Bench', slug: 'bench', scheme: 'bench', version: '4.2.0', ios: { bundleIdentifier: 'x.y' } },
       updatePolicy: 2,
     },

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import { describeAreas } from './config/areas.js';
 import { certificateAnnouncement } from './config/certificate-development-defaults.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { applyDevelopmentDefaults, type DevelopmentNotice } from './config/development-defaults.js';
+import { SERVER_VERSION } from './version.js';
 
 function announce(notice: DevelopmentNotice): void {
   const lines = [
@@ -27,10 +27,6 @@ function announce(notice: DevelopmentNotice): void {
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
-/** This package's version: ../package.json from src/ (checkout) and from dist/ (installed) alike. */
-const version = (): string =>
-  (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
 const USAGE = `Usage: ferry-server [--version | --help]
 
 Runs the Ferry service. It is configured by environment variables only; with none it runs on
@@ -40,7 +36,7 @@ embedded development defaults (SQLite and objects under ./data). See docs/config
 async function main(): Promise<void> {
   const flag = process.argv[2];
   if (flag === '--version' || flag === '-v') {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${SERVER_VERSION}\n`);
     return;
   }
   if (flag === '--help' || flag === '-h') {

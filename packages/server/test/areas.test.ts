@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENER_APPLICATION_NAME } from '../src/ota/manifest/postgres-release-notifications.js';
 import { type CertificateTestServer, newUser, residentBody, startCertificateServer } from './support/certificates.js';
 import { describeEachEngine, type EngineName } from './support/engines.js';
-import { releasePayload } from './support/releases.js';
+import { releasePayload, storeAssets } from './support/releases.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 /** The common error body of a route that does not exist on this instance. */
@@ -67,7 +67,7 @@ async function releaseListeners(server: TestServer): Promise<number> {
 /** Objects stay on in every area: a stored update asset is served at /objects. */
 async function expectObjectsServed(server: TestServer): Promise<void> {
   const key = 'updates/production/1.0.0(1)/assets/areas-test';
-  await server.app.ferry.objects.put(key, Buffer.from('asset bytes'), { contentType: 'text/plain' });
+  await server.app.objectStore.put(key, Buffer.from('asset bytes'), { contentType: 'text/plain' });
   const response = await fetch(`${server.url}/objects/${key.split('/').map(encodeURIComponent).join('/')}`);
   expect(response.status).toBe(200);
   expect(await response.text()).toBe('asset bytes');
@@ -90,6 +90,7 @@ describeEachEngine('FERRY_AREAS=ota', (engine: EngineName) => {
   });
 
   it('publishes and serves manifests', async () => {
+    await storeAssets(server, releasePayload());
     const published = await server.authed('/api/updates/release', {
       method: 'POST',
       body: JSON.stringify(releasePayload()),
@@ -158,10 +159,12 @@ describeEachEngine('FERRY_AREAS=certificates', (engine: EngineName) => {
     await expectObjectsServed(server);
   });
 
-  it('builds no manifest delivery: no signer, no signing-key warning', () => {
-    expect(() => server.app.ferry.signer).toThrow(/OTA area is off/);
-    expect(() => server.app.ferry.manifests).toThrow(/OTA area is off/);
-    expect(server.logs.text).not.toMatch(/OTA_SIGNING_KEY/);
+  it('builds no manifest delivery: no manifest route, no signing-key warning', async () => {
+    const response = await fetch(`${server.url}/api/updates/manifest`, {
+      headers: { 'expo-platform': 'ios', 'expo-runtime-version': '1.0.0', 'expo-channel-name': 'production' },
+    });
+    expect(response.status).toBe(404);
+    expect(server.logs.text).not.toMatch(/OTA_SIGNING_KEY|ephemeral key/);
   });
 
   it('says which areas are on', () => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../server/test/support/engines.js';
-import { releasePayload } from '../../../server/test/support/releases.js';
+import { releasePayload, storeAssets } from '../../../server/test/support/releases.js';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
 import { appFiles, RELEASE_FILE } from '../../test/support/app-fixture.js';
 import { fakeInspector } from '../../test/support/fake-inspector.js';
@@ -92,9 +92,11 @@ describeEachEngine('ferry bump --if-drift against a real server', (engine) => {
       ['ios', '1.4.0(17)', 'fp-ios'],
       ['android', '1.4.0(41)', 'fp-android'],
     ] as const) {
+      const payload = releasePayload({ platform, runtimeVersion, fingerprint });
+      await storeAssets(server, payload);
       const response = await server.authed('/api/updates/release', {
         method: 'POST',
-        body: JSON.stringify(releasePayload({ platform, runtimeVersion, fingerprint })),
+        body: JSON.stringify(payload),
       });
       expect(response.status).toBe(201);
     }

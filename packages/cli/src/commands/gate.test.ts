@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../server/test/support/engines.js';
-import { releasePayload } from '../../../server/test/support/releases.js';
+import { releasePayload, storeAssets } from '../../../server/test/support/releases.js';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
 import { appFiles, RELEASE_FILE } from '../../test/support/app-fixture.js';
 import { fakeInspector } from '../../test/support/fake-inspector.js';
@@ -31,9 +31,11 @@ async function publish(
   runtimeVersion: string,
   fingerprint: string | null,
 ) {
+  const payload = releasePayload({ platform, runtimeVersion, fingerprint });
+  await storeAssets(server, payload);
   const response = await server.authed('/api/updates/release', {
     method: 'POST',
-    body: JSON.stringify(releasePayload({ platform, runtimeVersion, fingerprint })),
+    body: JSON.stringify(payload),
   });
   expect(response.status).toBe(201);
 }

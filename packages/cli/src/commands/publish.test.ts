@@ -106,7 +106,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
   };
 
   const releaseIds = () => [...out.text.matchAll(/published release ([0-9a-f-]{36})/g)].map((m) => m[1]!);
-  const releaseCount = () => server.app.ferry.releaseStore.count();
+  const releaseCount = () => server.releaseStore.count();
 
   it('publishes both platforms: every asset with hash, key, contentType, fileExtension and url, plus config, fingerprint and CI metadata', async () => {
     const exported = exportOf();
@@ -114,8 +114,8 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     expect(exporterCalls).toBe(0);
 
     const [iosId, androidId] = releaseIds();
-    const ios = await server.app.ferry.releaseStore.findById(iosId!);
-    const android = await server.app.ferry.releaseStore.findById(androidId!);
+    const ios = await server.releaseStore.findById(iosId!);
+    const android = await server.releaseStore.findById(androidId!);
     expect(ios).toMatchObject({
       channel: 'production',
       platform: 'ios',
@@ -192,7 +192,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     expect(recorder.puts()).toHaveLength(4); // 3 uploads + 1 retry
     expect(out.text).toMatch(/retrying .* after attempt 1 failed/);
     const [id] = releaseIds();
-    const release = await server.app.ferry.releaseStore.findById(id!);
+    const release = await server.releaseStore.findById(id!);
     for (const entry of [release!.launchAsset, ...release!.assets]) expect((await fetch(entry.url)).status).toBe(200);
   });
 
@@ -273,9 +273,9 @@ describeEachEngine('ferry publish against a real server', (engine) => {
           return;
         }
         const [id] = releaseIds();
-        const release = await server.app.ferry.releaseStore.findById(id!);
+        const release = await server.releaseStore.findById(id!);
         expect(release?.updatePolicy).toBe(storedPolicy);
-        const events = await server.app.ferry.database.db
+        const events = await server.app.database.db
           .selectFrom('audit_events')
           .select('type')
           .where('release_id', '=', id!)
@@ -299,7 +299,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
       expect(await ferry('publish', '--channel', 'production', '--platform', 'android', '--dist', exported.dir)).toBe(
         0,
       );
-      const release = await server.app.ferry.releaseStore.findById(releaseIds()[0]!);
+      const release = await server.releaseStore.findById(releaseIds()[0]!);
       expect(release?.metadata).toEqual({ commit: 'git-commit', branch: 'git-branch', fingerprint: 'fp-android-1' });
     });
 
@@ -376,13 +376,13 @@ describeEachEngine('ferry publish against a real server', (engine) => {
       expect(out.text).toContain(`Rolled back production/ios/${runtimeVersion}.`);
       expect(out.text).toMatch(new RegExp(`a copy of:\\s+${firstId} .*fingerprint fp-ios-1`));
       expect(out.text).toMatch(new RegExp(`replacing:\\s+${secondId}`));
-      const newest = await server.app.ferry.releaseStore.newest({
+      const newest = await server.releaseStore.newest({
         channel: 'production',
         platform: 'ios',
         runtimeVersion,
       });
       expect(newest?.metadata).toMatchObject({ fingerprint: 'fp-ios-1', rolledBackFrom: firstId });
-      const firstRelease = await server.app.ferry.releaseStore.findById(firstId!);
+      const firstRelease = await server.releaseStore.findById(firstId!);
       expect(newest?.launchAsset).toEqual(firstRelease?.launchAsset);
 
       out.text = '';

@@ -1,4 +1,4 @@
-import { ConfigError } from './config.js';
+import { ConfigError } from './env.js';
 
 /** The two halves of Ferry an instance can serve; FERRY_AREAS picks them. */
 export interface Areas {

@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { type CertificateVendor, PROVIDER_CODES, type ProviderCode } from '@ferry/contracts';
 import { z } from 'zod';
-import { ConfigError, type Env } from './config.js';
+import { ConfigError, type Env } from './env.js';
 
 export interface VendorAAccount {
   baseUrl: string;

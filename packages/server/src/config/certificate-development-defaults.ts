@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CertificateModule } from '../certificates/certificate-module.js';
+import type { CertificateModule } from '../certificates/certificates-plugin.js';
 import type { Config } from './config.js';
 
 export interface CertificateDevelopmentNotice {

@@ -2,13 +2,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { type Areas, parseAreas } from './areas.js';
 import { type CertificateConfig, loadCertificateConfig } from './certificate-config.js';
+import { ConfigError, type Env } from './env.js';
 import { loadObjectsConfig, type ObjectsConfig } from './object-store-config.js';
 import { loadUpdatesConfig, type UpdatesConfig } from './updates-config.js';
 
-/** Thrown at start-up; the message names the variable so an operator can fix it. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError, type Env } from './env.js';
 
 const intFrom = (name: string, min: number, max: number) =>
   z
@@ -45,8 +43,6 @@ const EnvSchema = z.object({
 
 /** Where shared rate-limit counters live in Redis: every key starts with keyPrefix. */
 export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'ferry-rl:';
-
-export type Env = Record<string, string | undefined>;
 
 export interface Config {
   production: boolean;

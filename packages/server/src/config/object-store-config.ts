@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, type Env } from './config.js';
+import { ConfigError, type Env } from './env.js';
 
 export interface S3Location {
   bucket: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, type Env } from './config.js';
+import { ConfigError, type Env } from './env.js';
 
 /** A PEM given inline or as a file path; `variable` is what error messages name. */
 export interface PemSource {

@@ -9,6 +9,7 @@ export type FailureKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'not-found'
+  | 'not-acceptable'
   | 'conflict'
   | 'gone'
   | 'too-large'

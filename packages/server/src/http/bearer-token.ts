@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from './app-error.js';
+import { Unauthenticated } from '../errors/domain-error.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -32,8 +32,7 @@ const RELEASE_TOKEN: BearerTokenLabel = { realm: 'ferry', noun: 'bearer token', 
 
 /** Builds an onRequest hook that admits only requests carrying the expected token. */
 export function requireBearerToken(expected: string, label: BearerTokenLabel = RELEASE_TOKEN) {
-  const unauthorized = (message: string) =>
-    new AppError(401, 'UNAUTHORIZED', message, {}, { 'www-authenticate': `Bearer realm="${label.realm}"` });
+  const unauthorized = (message: string) => new Unauthenticated(message, `Bearer realm="${label.realm}"`);
   const article = /^[aeiou]/i.test(label.noun) ? 'An' : 'A';
   return async (request: FastifyRequest): Promise<void> => {
     const presented = bearerTokenOf(request);

@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { DomainError, type FailureKind, Unauthenticated } from '../errors/domain-error.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DependencyUnavailable, DomainError, type FailureKind, Unauthenticated } from '../errors/domain-error.js';
+import { isDatabaseUnavailable } from '../storage/database-unavailable.js';
 import { AppError, errorBody } from './app-error.js';
 
 interface ValidationItem {
@@ -34,6 +35,7 @@ export const STATUS_BY_KIND: Record<FailureKind, number> = {
   unauthenticated: 401,
   forbidden: 403,
   'not-found': 404,
+  'not-acceptable': 406,
   conflict: 409,
   gone: 410,
   'too-large': 413,
@@ -49,7 +51,10 @@ export const STATUS_BY_KIND: Record<FailureKind, number> = {
  * reaches 500, and its message never echoes the request.
  */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError & { validationContext?: string }, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError & { validationContext?: string }, request, reply) => {
+    // An outage is not a bug: the request may succeed once the database is back.
+    const err = isDatabaseUnavailable(thrown) ? new DependencyUnavailable('database') : thrown;
+    if (err !== thrown) request.log.warn({ err: thrown }, 'database unavailable');
     if (err instanceof DomainError) {
       if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
       if (err instanceof Unauthenticated) reply.header('www-authenticate', err.challenge);
@@ -90,4 +95,19 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}.`));
   });
+}
+
+/**
+ * Errors Fastify's router raises before any route runs (a path that is not valid percent-encoding,
+ * say): the same common body as every other 400.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  reply
+    .code(400)
+    .send(
+      errorBody(
+        'MALFORMED_REQUEST',
+        error.code === 'FST_ERR_BAD_URL' ? 'The request path is not valid.' : error.message,
+      ),
+    );
 }

@@ -1,18 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  BaselineResponse,
-  Release,
-  ReleaseListItem,
-  ReleaseListQuery,
-  ReleasePayload,
-  ReleaseSummary,
-  RollbackRequest,
-  RollbackResponse,
-  Track,
+import {
+  type BaselineResponse,
+  type Release,
+  type ReleaseListItem,
+  type ReleaseListQuery,
+  type ReleasePayload,
+  type ReleaseSummary,
+  type RollbackRequest,
+  type RollbackResponse,
+  type Track,
+  trackOf,
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../http/app-error.js';
+import type { ReleaseAssetCheck } from './assets/release-assets.js';
 import { evaluateGuard } from './guard.js';
+import {
+  AlreadyActive,
+  NativeFingerprintChanged,
+  NoEarlierRelease,
+  ReleaseNotInTrack,
+  TrackEmpty,
+} from './ota-errors.js';
 import type { ReleaseStore } from './release-store.js';
 import { decideRollback, type RollbackDecision, rollbackRecord } from './rollback.js';
 
@@ -24,12 +32,6 @@ export const summarize = (release: Release): ReleaseSummary => ({
   createdAt: release.createdAt,
   updatePolicy: release.updatePolicy,
   fingerprint: release.metadata.fingerprint ?? null,
-});
-
-export const trackOf = (t: Track): Track => ({
-  channel: t.channel,
-  platform: t.platform,
-  runtimeVersion: t.runtimeVersion,
 });
 
 /**
@@ -45,6 +47,8 @@ export interface ReleaseServiceDeps {
   store: ReleaseStore;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** Refuses releases listing assets that are not stored; without it nothing is checked (unit tests). */
+  assets?: ReleaseAssetCheck;
   /** Called after a release is committed, so caches can drop the track. */
   onPublished?: (release: Release) => void;
 }
@@ -58,24 +62,13 @@ export class ReleaseService {
   /** Registers a release: the guard and the insert run as one atomic step per track. */
   async publish(payload: ReleasePayload, actor: string): Promise<ReleaseSummary> {
     const track = trackOf(payload);
+    // Outside the track lock: lookups in object storage must not hold up other publishes.
+    await this.deps.assets?.ensureStored(payload);
     const release = await this.deps.store.withTrackLock(track, async (locked) => {
       const newest = await locked.newest();
       const verdict = evaluateGuard(payload, newest && { id: newest.id, fingerprint: newest.metadata.fingerprint });
       if (verdict.kind === 'block') {
-        throw new AppError(
-          409,
-          'NATIVE_FINGERPRINT_CHANGED',
-          `The native fingerprint changed for runtimeVersion ${payload.runtimeVersion} on ${payload.platform} (${payload.channel}). ` +
-            'Native code cannot ship over the air: make a new store build with a higher build number, which starts a new runtimeVersion.',
-          {
-            runtimeVersion: payload.runtimeVersion,
-            platform: payload.platform,
-            channel: payload.channel,
-            baselineFingerprint: verdict.storedFingerprint,
-            fingerprint: verdict.candidateFingerprint,
-            baselineReleaseId: verdict.baselineReleaseId,
-          },
-        );
+        throw new NativeFingerprintChanged(track, verdict);
       }
       const created = await locked.insert({
         id: randomUUID(),
@@ -131,14 +124,7 @@ export class ReleaseService {
   async baseline(track: Track): Promise<BaselineResponse> {
     const newest = await this.deps.store.newest(track);
     if (!newest) {
-      throw new AppError(
-        404,
-        'NOT_FOUND',
-        `No release exists for ${track.channel}/${track.platform}/${track.runtimeVersion}.`,
-        {
-          ...track,
-        },
-      );
+      throw new TrackEmpty(track);
     }
     return { fingerprint: newest.metadata.fingerprint ?? null, releaseId: newest.id, createdAt: newest.createdAt };
   }
@@ -198,37 +184,15 @@ export class ReleaseService {
   }
 }
 
-const trackName = (track: Track): string => `${track.channel}/${track.platform}/${track.runtimeVersion}`;
-
-function rollbackRefusal(decision: Exclude<RollbackDecision, { kind: 'restore' }>, track: Track): AppError {
+function rollbackRefusal(decision: Exclude<RollbackDecision, { kind: 'restore' }>, track: Track): Error {
   switch (decision.kind) {
     case 'empty-track':
-      return new AppError(
-        404,
-        'NOT_FOUND',
-        `No release exists for ${trackName(track)}; there is nothing to roll back.`,
-        {
-          ...track,
-        },
-      );
+      return new TrackEmpty(track, '; there is nothing to roll back');
     case 'no-earlier-release':
-      return new AppError(
-        404,
-        'NO_EARLIER_RELEASE',
-        `${trackName(track)} has only one release (${decision.newest.id}); there is no earlier release to roll back to.`,
-        { ...track, activeReleaseId: decision.newest.id },
-      );
+      return new NoEarlierRelease(track, decision.newest.id);
     case 'not-in-track':
-      return new AppError(404, 'NOT_FOUND', `Release ${decision.to} is not a release of ${trackName(track)}.`, {
-        ...track,
-        to: decision.to,
-      });
+      return new ReleaseNotInTrack(track, decision.to);
     case 'already-active':
-      return new AppError(
-        409,
-        'ALREADY_ACTIVE',
-        `Release ${decision.newest.id} is already the active release of ${trackName(track)}.`,
-        { ...track, activeReleaseId: decision.newest.id },
-      );
+      return new AlreadyActive(track, decision.newest.id);
   }
 }

@@ -1,18 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
-import { errorBody } from '../http/app-error.js';
-import type { Database } from '../storage/database.js';
+import { DependencyUnavailable } from '../errors/domain-error.js';
 
-export function healthRoutes(app: FastifyInstance, database: Database): void {
+/** Liveness and readiness, for every area: /readyz answers 503 while the database is unreachable. */
+export const healthPlugin: FastifyPluginAsync = async (app) => {
+  const { database } = app;
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (request) => {
     try {
       await sql`select 1`.execute(database.db);
       return { status: 'ready', database: database.engine };
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed');
-      return reply.code(503).send(errorBody('UNAVAILABLE', 'The database is not reachable.'));
+      throw new DependencyUnavailable('database');
     }
   });
-}
+};

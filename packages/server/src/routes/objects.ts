@@ -1,15 +1,14 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../http/app-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import { type AssetDelivery, PRIVATE_CACHE_CONTROL } from '../storage/objects/asset-delivery.js';
-import { type LocalObjectStore, UploadRejectedError } from '../storage/objects/local-object-store.js';
 import {
   assetHashOfKey,
   InvalidObjectKeyError,
   isUpdateAssetKey,
   urlPathToObjectKey,
 } from '../storage/objects/object-key.js';
-import type { ObjectStore } from '../storage/objects/object-store.js';
+import { type ObjectStore, UploadRejected } from '../storage/objects/object-store.js';
 import type { ObjectUrlSigner } from '../storage/objects/object-url-signer.js';
 
 export const OBJECTS_PREFIX = '/objects/';
@@ -18,8 +17,8 @@ export interface ObjectRoutesOptions {
   store: ObjectStore;
   signer: ObjectUrlSigner;
   delivery: AssetDelivery;
-  /** Set when the local store is in use: it alone accepts uploads through this server. */
-  uploads?: { store: LocalObjectStore; maxBytes: number };
+  /** Set when uploads come through this server (the local store): the most one upload may be. */
+  uploadLimitBytes: number | undefined;
 }
 
 /** The key named by the raw request path; `request.url` is still percent-encoded. */
@@ -29,15 +28,38 @@ function keyOf(request: FastifyRequest): string {
     return urlPathToObjectKey(rawPath);
   } catch (error) {
     if (error instanceof InvalidObjectKeyError) {
-      throw new AppError(400, 'INVALID_OBJECT_KEY', `The object path is not a valid key: ${error.message}.`);
+      throw new InvalidKey(`The object path is not a valid key: ${error.message}.`);
     }
     throw error;
   }
 }
 
+class InvalidKey extends DomainError {
+  override name = 'InvalidKey';
+  constructor(message: string) {
+    super('invalid', 'INVALID_OBJECT_KEY', message);
+  }
+}
+
+class ObjectNotFound extends DomainError {
+  override name = 'ObjectNotFound';
+  constructor() {
+    super('not-found', 'NOT_FOUND', 'No object exists at this URL.');
+  }
+}
+
+class UploadTooLarge extends DomainError {
+  override name = 'UploadTooLarge';
+  constructor(limit: number) {
+    super('too-large', 'PAYLOAD_TOO_LARGE', `This upload may be at most ${limit} bytes; nothing was stored.`, {
+      limit,
+    });
+  }
+}
+
 const forbidden = (reason: string) =>
-  new AppError(
-    403,
+  new DomainError(
+    'forbidden',
     'FORBIDDEN',
     reason === 'expired'
       ? 'This object URL has expired; ask for a new one.'
@@ -61,7 +83,7 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
       const check = signer.check({ method: 'GET', key, expires: query.expires }, query.signature);
       if (!check.ok) throw forbidden(check.reason);
       const object = request.method === 'HEAD' ? await store.head(key) : await store.get(key);
-      if (!object) throw new AppError(404, 'NOT_FOUND', 'No object exists at this URL.');
+      if (!object) throw new ObjectNotFound();
       reply
         .header('content-type', object.contentType)
         .header('content-length', object.size)
@@ -83,8 +105,8 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
   });
   app.route({ method: 'HEAD', url: `${OBJECTS_PREFIX}*`, schema: { hide: true }, handler: serve });
 
-  const uploads = options.uploads;
-  if (!uploads) return;
+  const maxBytes = options.uploadLimitBytes;
+  if (maxBytes === undefined) return;
 
   // Upload bodies are any media type and are streamed to disk, never parsed or buffered.
   app.removeAllContentTypeParsers();
@@ -110,36 +132,39 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
       const keyHash = assetHashOfKey(key);
       if (isUpdateAssetKey(key) && (keyHash === undefined || query.sha256 !== keyHash)) throw forbidden('invalid');
 
+      // A URL signed for a size admits that many bytes and no more: reading stops there, so an
+      // oversized body costs the server at most the signed size (then the connection is closed,
+      // since the rest of the body is never read).
+      const limit = size === undefined ? maxBytes : Math.min(size, maxBytes);
+      // Past the limit, the rest of the body is never read, so the connection cannot carry another request.
+      const refuse = (bytes: number | undefined) => {
+        reply.header('connection', 'close');
+        return size !== undefined && size <= maxBytes
+          ? new UploadRejected(
+              'size-mismatch',
+              `The upload has ${bytes === undefined ? `more than ${size}` : bytes} bytes, ${size} were signed`,
+            )
+          : new UploadTooLarge(limit);
+      };
       const declared = Number(request.headers['content-length'] ?? Number.NaN);
-      if (declared > uploads.maxBytes) {
-        throw new AppError(413, 'PAYLOAD_TOO_LARGE', `An upload may be at most ${uploads.maxBytes} bytes.`, {
-          limit: uploads.maxBytes,
-        });
-      }
-      const body = (request.body as Readable | undefined) ?? request.raw;
+      if (declared > limit) throw refuse(declared);
+      // Piped through a stream of its own: when the store stops reading, it destroys that stream,
+      // not the request, so the socket stays open long enough to carry the 413.
+      const body = ((request.body as Readable | undefined) ?? request.raw).pipe(new PassThrough());
       try {
-        const { created } = await uploads.store.putStream(key, body, {
+        const { created } = await store.putStream(key, body, {
           contentType,
           sha256: query.sha256,
           size,
-          maxBytes: uploads.maxBytes,
+          maxBytes: limit,
         });
         const stored = await store.head(key);
         if (stored) reply.header('etag', stored.etag);
         return reply.code(created ? 201 : 200).send();
       } catch (error) {
-        if (error instanceof InvalidObjectKeyError) {
-          throw new AppError(400, 'INVALID_OBJECT_KEY', `The object cannot be stored: ${error.message}.`);
-        }
-        if (error instanceof UploadRejectedError) {
-          if (error.reason === 'too-large') {
-            throw new AppError(413, 'PAYLOAD_TOO_LARGE', `An upload may be at most ${uploads.maxBytes} bytes.`, {
-              limit: uploads.maxBytes,
-            });
-          }
-          const code = error.reason === 'hash-mismatch' ? 'HASH_MISMATCH' : 'SIZE_MISMATCH';
-          throw new AppError(400, code, `${error.message}; nothing was stored.`);
-        }
+        if (error instanceof InvalidObjectKeyError)
+          throw new InvalidKey(`The object cannot be stored: ${error.message}.`);
+        if (error instanceof UploadRejected && error.reason === 'too-large') throw refuse(undefined);
         throw error;
       }
     },

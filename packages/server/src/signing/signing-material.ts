@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import forge from 'node-forge';
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from '../config/env.js';
 import type { PemSource, SigningConfig } from '../config/updates-config.js';
 
 /** Extended key usage every Expo code-signing leaf certificate must carry. */

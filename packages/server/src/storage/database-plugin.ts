@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config/config.js';
 import { type Database, openMigratedDatabase } from './database.js';
@@ -25,4 +24,4 @@ export const databasePlugin = fp<DatabasePluginOptions>(
     app.addHook('onClose', async () => database.close());
   },
   { name: 'ferry-database' },
-) satisfies FastifyPluginAsync<DatabasePluginOptions>;
+);

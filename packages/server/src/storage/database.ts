@@ -5,10 +5,11 @@ import Sqlite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
+import type { Engine } from './engine.js';
 import { migrateToLatest } from './migrations/migrator.js';
 import type { DatabaseSchema } from './schema.js';
 
-export type Engine = 'sqlite' | 'postgres';
+export type { Engine } from './engine.js';
 
 export interface Database {
   engine: Engine;
@@ -22,6 +23,8 @@ export interface Database {
    * On SQLite it is `db`.
    */
   ephemeral: Kysely<DatabaseSchema>;
+  /** Only for PostgreSQL: where a dedicated connection (LISTEN) connects to. */
+  url?: string;
   /** Only for PostgreSQL: the pool, for LISTEN/NOTIFY and advisory locks. */
   pool?: pg.Pool;
   /** Opens every pooled connection (PostgreSQL), so the first burst of requests does not wait for them. */
@@ -43,6 +46,9 @@ const pgTypes = (driver: typeof pg) => ({
     return driver.types.getTypeParser(oid, format as 'text');
   },
 });
+
+/** How long a request waits for a PostgreSQL connection to open before it answers 503. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** PostgreSQL connections per pool when DATABASE_POOL_SIZE is unset. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -79,12 +85,21 @@ export function openDatabase(target: Config['database']): Database {
     // authentication, a cold catalog cache) costs tens of milliseconds that land on the requests
     // queued behind it, exactly when a burst arrives. openMigratedDatabase opens them all at start.
     // Two pools of that size: one as configured, one for `ephemeral` writes.
-    const pool = new driver.Pool({ connectionString: target.url, max: size, min: size, types });
+    // A database that does not answer (a partition, not a refusal) fails requests with 503 after
+    // CONNECT_TIMEOUT_MS instead of holding them for the operating system's TCP timeout.
+    const pool = new driver.Pool({
+      connectionString: target.url,
+      max: size,
+      min: size,
+      types,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     const ephemeralPool = new driver.Pool({
       connectionString: target.url,
       max: size,
       min: size,
       types,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // Set at connection start-up, so it costs no round trip.
       options: '-c synchronous_commit=off',
     });
@@ -97,6 +112,7 @@ export function openDatabase(target: Config['database']): Database {
       engine: 'postgres',
       db,
       ephemeral,
+      url: target.url,
       pool,
       warm: () => Promise.all([warmPool(pool), warmPool(ephemeralPool)]).then(() => {}),
       close: async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { releasePayload } from '../support/releases.js';
+import { releasePayload, storeAssets } from '../support/releases.js';
 import { startTestServer, TEST_RELEASE_TOKEN, type TestServer } from '../support/test-server.js';
 
 describeEachEngine('the release token never reaches a log, an error body or the database', (engine) => {
@@ -19,6 +19,7 @@ describeEachEngine('the release token never reaches a log, an error body or the 
     const headers = { authorization: `Bearer ${TEST_RELEASE_TOKEN}`, 'content-type': 'application/json' };
     const post = (body: string, extra: Record<string, string> = {}) =>
       send('/api/updates/release', { method: 'POST', headers: { ...headers, ...extra }, body });
+    await storeAssets(server, releasePayload());
     await post(JSON.stringify(releasePayload({ fingerprint: 'a' })));
     await post(JSON.stringify(releasePayload({ fingerprint: 'b' })));
     await post('{"broken');
@@ -30,7 +31,7 @@ describeEachEngine('the release token never reaches a log, an error body or the 
     expect(server.logs.text).not.toContain('wrong-token-wrong-token-wrong');
     for (const body of bodies) expect(body).not.toContain(TEST_RELEASE_TOKEN);
 
-    const db = server.app.ferry.database.db;
+    const db = server.app.database.db;
     const rows = [
       ...(await db.selectFrom('releases').selectAll().execute()),
       ...(await db.selectFrom('audit_events').selectAll().execute()),

@@ -43,7 +43,7 @@ describeEachEngine('readiness when the database is gone', (engine) => {
   it('/readyz answers 503 UNAVAILABLE', async () => {
     const server = await startTestServer(engine);
     try {
-      await server.app.ferry.database.close();
+      await server.app.database.close();
       const response = await fetch(`${server.url}/readyz`);
       expect(response.status).toBe(503);
       expect((await response.json()).error.code).toBe('UNAVAILABLE');

@@ -23,15 +23,15 @@ describe('secrets of objects and signing never reach logs or errors', () => {
       launch: fileOf('bundle', 'application/javascript', '.bundle'),
       assets: [fileOf(randomBytes(2000), 'image/png', '.png')],
     });
-    await server.app.ferry.objects.put('certificates/u/1.pdf', Buffer.from('%PDF'), { contentType: 'application/pdf' });
-    const signed = new URL(await server.app.ferry.objects.signedGetUrl('certificates/u/1.pdf', 600));
+    await server.app.objectStore.put('certificates/u/1.pdf', Buffer.from('%PDF'), { contentType: 'application/pdf' });
+    const signed = new URL(await server.app.objectStore.signedGetUrl('certificates/u/1.pdf', 600));
     seen.push(signed.searchParams.get('signature')!);
     expect((await fetch(signed)).status).toBe(200);
     const expiredish = `${signed.origin}${signed.pathname}?expires=1&signature=${signed.searchParams.get('signature')}`;
     const refused = await fetch(expiredish);
     expect(refused.status).toBe(403);
     const body = await refused.text();
-    const upload = await server.app.ferry.objects.signedPutUrl('uploads/x.bin', {
+    const upload = await server.app.objectStore.signedPutUrl('uploads/x.bin', {
       contentType: 'text/plain',
       ttlSeconds: 60,
     });

@@ -9,7 +9,7 @@ import { startTestServer } from '../support/test-server.js';
 it('close() completes the in-flight upload, then releases its keep-alive socket', async () => {
   const server = await startTestServer('sqlite');
   const body = randomBytes(64 * 1024);
-  const signed = await server.app.ferry.objects.signedPutUrl('uploads/slow.bin', {
+  const signed = await server.app.objectStore.signedPutUrl('uploads/slow.bin', {
     contentType: 'application/octet-stream',
     ttlSeconds: 60,
   });

@@ -82,7 +82,7 @@ for (const adapter of ['local', 's3'] as const) {
     const putAsset = async (body: Buffer, contentType: string, runtimeVersion = '1.0.0(1)') => {
       const hash = hashOfBytes(body);
       const key = updateAssetKey('production', runtimeVersion, hash);
-      await server.app.ferry.objects.put(key, body, { contentType });
+      await server.app.objectStore.put(key, body, { contentType });
       return `${server.url}/objects/${key.split('/').map(encodeURIComponent).join('/')}`;
     };
 
@@ -175,7 +175,7 @@ for (const adapter of ['local', 's3'] as const) {
     describe('private objects', () => {
       const putPrivate = async () => {
         const key = `certificates/user-1/${randomBytes(6).toString('hex')}.pdf`;
-        await server.app.ferry.objects.put(key, Buffer.from('%PDF-1.7 private'), { contentType: 'application/pdf' });
+        await server.app.objectStore.put(key, Buffer.from('%PDF-1.7 private'), { contentType: 'application/pdf' });
         return key;
       };
 
@@ -189,12 +189,12 @@ for (const adapter of ['local', 's3'] as const) {
       it('are 403 with a signature for another key, a changed expiry or a forged signature', async () => {
         const key = await putPrivate();
         const other = await putPrivate();
-        const signed = new URL(await server.app.ferry.objects.signedGetUrl(other, 600));
+        const signed = new URL(await server.app.objectStore.signedGetUrl(other, 600));
         if (adapter === 's3') {
           // S3 URLs point at the bucket: the server's /objects never honours them.
           expect(signed.pathname).not.toContain('/objects/');
         }
-        const ownQuery = new URL(await server.app.ferry.objects.signedGetUrl(key, 600)).searchParams;
+        const ownQuery = new URL(await server.app.objectStore.signedGetUrl(key, 600)).searchParams;
         const cases = [
           `${server.url}/objects/${key}?${signed.searchParams}`,
           `${server.url}/objects/${key}?expires=${Number(ownQuery.get('expires')) + 1000}&signature=${ownQuery.get('signature')}`,
@@ -210,7 +210,7 @@ for (const adapter of ['local', 's3'] as const) {
 
       itLocal('are served through a valid signed URL, never cached', async () => {
         const key = await putPrivate();
-        const response = await fetch(await server.app.ferry.objects.signedGetUrl(key, 600));
+        const response = await fetch(await server.app.objectStore.signedGetUrl(key, 600));
         expect(response.status).toBe(200);
         expect(response.headers.get('cache-control')).toBe('private, no-store');
         expect(await response.text()).toBe('%PDF-1.7 private');

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { applyUpdatesDevelopmentDefaults } from '../../src/config/updates-development-defaults.js';
 import { generateSigningKey } from '../../src/signing/development-signing-key.js';
+import { fetchManifestLikeExpo } from '../support/expo-client.js';
+import { fileOf, publishRelease } from '../support/publisher.js';
 import { startTestServer } from '../support/test-server.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-keys-'));
@@ -21,12 +23,19 @@ const keyFile = write('key.pem', pair.privateKeyPem);
 const certFile = write('cert.pem', pair.certificatePem);
 
 describe('signing material at start-up', () => {
-  it('a server signs with the configured key and exposes its certificate', async () => {
+  it('a server signs manifests with the configured key', async () => {
     const server = await startTestServer('sqlite', {
-      env: { OTA_SIGNING_KEY_PATH: keyFile, OTA_SIGNING_CERT_PATH: certFile },
+      env: { OTA_SIGNING_KEY_PATH: keyFile, OTA_SIGNING_CERT_PATH: certFile, OTA_SIGNING_KEY_ID: 'main' },
     });
     try {
-      expect(server.app.ferry.signer.certificatePem).toBe(pair.certificatePem);
+      const track = { channel: 'production', platform: 'ios', runtimeVersion: '1.0.0(1)' } as const;
+      await publishRelease(server, { ...track, launch: fileOf('bundle', 'application/javascript', '.bundle') });
+      // Throws unless the signature verifies with the configured certificate, as the app checks it.
+      const result = await fetchManifestLikeExpo(server.url, 'expo', track, {
+        certificatePem: pair.certificatePem,
+        keyId: 'main',
+      });
+      expect(result.kind).toBe('update');
       expect(server.logs.text).not.toContain(pair.privateKeyPem.split('\n')[1]);
     } finally {
       await server.close();

@@ -6,9 +6,15 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
+import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
+import type { ReleaseStore } from '../../src/ota/release-store.js';
+import { generateSigningKey } from '../../src/signing/development-signing-key.js';
 import { createTestDatabase, type EngineName, type TestDatabase } from './engines.js';
 
 export const TEST_RELEASE_TOKEN = 'test-release-token-0123456789abcdef';
+
+/** The code-signing pair test servers sign manifests with, unless a test configures its own. */
+export const TEST_SIGNING = generateSigningKey('Ferry test server');
 
 /** Collects every log line the server writes, so tests can assert what reaches (and never reaches) logs. */
 export class LogCapture extends Writable {
@@ -33,6 +39,10 @@ export interface TestServer {
   database: TestDatabase;
   /** The server's DATA_DIR (local objects live in DATA_DIR/objects). */
   dataDir: string;
+  /** The code-signing certificate of TEST_SIGNING, which manifests are signed with by default. */
+  certificatePem: string;
+  /** The release records, read the way the OTA area reads them (over the server's own database). */
+  releaseStore: ReleaseStore;
   /** fetch against the server with the release token set. */
   authed(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -57,6 +67,9 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
   const dataDir = options.env?.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-data-'));
   let config = loadConfig({
     OTA_RELEASE_TOKEN: TEST_RELEASE_TOKEN,
+    ...(Object.keys(options.env ?? {}).some((name) => /^OTA_SIGNING_(KEY|CERT)(_PATH)?$/.test(name))
+      ? {}
+      : { OTA_SIGNING_KEY: TEST_SIGNING.privateKeyPem, OTA_SIGNING_CERT: TEST_SIGNING.certificatePem }),
     PORT: '0',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...options.env,
@@ -81,6 +94,8 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     logs,
     database,
     dataDir: config.dataDir,
+    certificatePem: TEST_SIGNING.certificatePem,
+    releaseStore: new KyselyReleaseStore(app.database),
     authed: (path, init = {}) =>
       fetch(url + path, {
         ...init,

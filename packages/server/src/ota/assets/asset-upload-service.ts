@@ -1,7 +1,8 @@
 import type { AssetUploadCheckRequest, AssetUploadStatus } from '@ferry/contracts';
-import { AppError } from '../../http/app-error.js';
 import { objectKeyToUrlPath, updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
+import { AssetTooLarge } from '../ota-errors.js';
+import { mapLimited } from './map-limited.js';
 
 /** How long a publisher has to upload once it was told an asset is missing. */
 export const UPLOAD_URL_TTL_SECONDS = 3600;
@@ -13,19 +14,6 @@ export interface AssetUploadServiceDeps {
   /** Base of asset URLs in manifests: ASSET_PUBLIC_BASE_URL, else PUBLIC_URL/objects. */
   assetBaseUrl: () => string;
   uploadLimitBytes: number;
-}
-
-async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**
@@ -42,12 +30,7 @@ export class AssetUploadService {
   async check(request: AssetUploadCheckRequest): Promise<AssetUploadStatus[]> {
     const tooLarge = request.assets.find((asset) => asset.size > this.deps.uploadLimitBytes);
     if (tooLarge) {
-      throw new AppError(
-        413,
-        'PAYLOAD_TOO_LARGE',
-        `Asset ${tooLarge.hash} has ${tooLarge.size} bytes; an asset may be at most ${this.deps.uploadLimitBytes}.`,
-        { hash: tooLarge.hash, size: tooLarge.size, limit: this.deps.uploadLimitBytes },
-      );
+      throw new AssetTooLarge(tooLarge.hash, tooLarge.size, this.deps.uploadLimitBytes);
     }
     // The same file listed twice (a shared image, say) is looked up and uploaded once.
     const unique = [...new Map(request.assets.map((asset) => [asset.hash, asset])).values()];

@@ -1,4 +1,4 @@
-import type { ManifestNamespace, ManifestRequest, Release, Track } from '@ferry/contracts';
+import { type ManifestNamespace, type ManifestRequest, type Release, type Track, trackOf } from '@ferry/contracts';
 import type { ManifestSigner } from '../../signing/manifest-signer.js';
 import { assembleManifest } from './assemble-manifest.js';
 import type { ManifestCache, TrackEntry } from './manifest-cache.js';
@@ -22,10 +22,6 @@ export type ManifestOutcome =
 
 const NO_RELEASE: ManifestOutcome = { kind: 'no-update', reason: 'no-release' };
 const UP_TO_DATE: ManifestOutcome = { kind: 'no-update', reason: 'up-to-date' };
-
-function trackOf(request: ManifestRequest): Track {
-  return { channel: request.channel, platform: request.platform, runtimeVersion: request.runtimeVersion };
-}
 
 /** Answers manifest requests from the cache; signs a release's manifest once per namespace. */
 export class ManifestService {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type EngineMigration, engineColumns } from './migrator.js';
+import { type EngineMigration, engineColumns } from './engine-migration.js';
 
 /**
  * One row per OTA release. update_policy, channel and platform are CHECKed here as well as in the

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type EngineMigration, engineColumns } from './migrator.js';
+import { type EngineMigration, engineColumns } from './engine-migration.js';
 
 /** Who did what to which track, and with which fingerprints: every release and every guard bypass. */
 export const auditEventsMigration: EngineMigration = (engine) => ({

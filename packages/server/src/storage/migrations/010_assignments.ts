@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { EngineMigration } from './migrator.js';
+import type { EngineMigration } from './engine-migration.js';
 
 /** A certificate task given to a user; its certificateVendor chooses the vendor of the issuance. */
 export const assignmentsMigration: EngineMigration = () => ({

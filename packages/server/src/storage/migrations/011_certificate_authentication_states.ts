@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { EngineMigration } from './migrator.js';
+import type { EngineMigration } from './engine-migration.js';
 
 /**
  * One row per started simple authentication, written when the first call answers. The vendor's

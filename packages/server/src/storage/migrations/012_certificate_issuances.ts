@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { EngineMigration } from './migrator.js';
+import type { EngineMigration } from './engine-migration.js';
 
 /**
  * One row per issued PDF: who, which document, through which vendor, where it is stored and until

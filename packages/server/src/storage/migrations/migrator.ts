@@ -1,24 +1,11 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import type { Engine } from '../database.js';
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Engine } from '../engine.js';
 import { releasesMigration } from './001_releases.js';
 import { auditEventsMigration } from './002_audit_events.js';
 import { assignmentsMigration } from './010_assignments.js';
 import { certificateAuthenticationStatesMigration } from './011_certificate_authentication_states.js';
 import { certificateIssuancesMigration } from './012_certificate_issuances.js';
-
-/** An engine-aware migration: each file holds the DDL for both engines side by side. */
-export type EngineMigration = (engine: Engine) => Migration;
-
-/** The two column types whose spelling differs between the engines. */
-export const engineColumns = (engine: Engine) => ({
-  json: sql.raw(engine === 'postgres' ? 'jsonb' : 'text'),
-  /** A monotonic insertion sequence, the tie-breaker of equal timestamps. */
-  seqPrimaryKey: sql.raw(
-    engine === 'postgres'
-      ? 'seq bigint generated always as identity primary key'
-      : 'seq integer primary key autoincrement',
-  ),
-});
+import type { EngineMigration } from './engine-migration.js';
 
 /**
  * Versioned, append-only. Never edit a migration that has shipped; add the next number.

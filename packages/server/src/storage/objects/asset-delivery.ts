@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
-import { AppError } from '../../http/app-error.js';
+import { DomainError } from '../../errors/domain-error.js';
 import { validateObjectKey } from './object-key.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 
@@ -12,6 +12,13 @@ import type { ObjectStore, StoredObject } from './object-store.js';
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** Private objects (certificate PDFs) must not stay in any cache. */
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+
+class AssetNotFound extends DomainError {
+  override name = 'AssetNotFound';
+  constructor() {
+    super('not-found', 'NOT_FOUND', 'No asset exists at this URL.');
+  }
+}
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity';
 
@@ -94,7 +101,7 @@ export class AssetDelivery {
 
   async serve(key: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const source = await this.headOf(key);
-    if (!source) throw new AppError(404, 'NOT_FOUND', 'No asset exists at this URL.');
+    if (!source) throw new AssetNotFound();
 
     const compressible = isCompressible(source);
     let encoding = compressible ? negotiateEncoding(request.headers['accept-encoding']) : 'identity';
@@ -118,7 +125,7 @@ export class AssetDelivery {
     reply.header('content-length', representation.size);
     if (request.method === 'HEAD') return reply.send();
     const opened = await this.store.get(representation.key);
-    if (!opened) throw new AppError(404, 'NOT_FOUND', 'No asset exists at this URL.');
+    if (!opened) throw new AssetNotFound();
     return reply.send(opened.body);
   }
 

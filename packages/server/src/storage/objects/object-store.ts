@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { DomainError } from '../../errors/domain-error.js';
 
 export interface StoredObject {
   key: string;
@@ -18,6 +19,34 @@ export interface SignedPutOptions {
   size?: number;
 }
 
+/** Constraints of a streamed write; each one that is set is checked before anything is stored. */
+export interface PutStreamOptions {
+  contentType: string;
+  /** Unpadded base64url SHA-256 the bytes must have. */
+  sha256?: string;
+  /** Exact byte count the bytes must have. */
+  size?: number;
+  /** Reading stops as soon as the bytes exceed this many: the rest of the body is never read. */
+  maxBytes: number;
+}
+
+/** A streamed write that broke one of its constraints; nothing was stored. */
+export class UploadRejected extends DomainError {
+  override name = 'UploadRejected';
+  constructor(
+    readonly reason: 'hash-mismatch' | 'size-mismatch' | 'too-large',
+    message: string,
+    details: Record<string, unknown> = {},
+  ) {
+    super(
+      reason === 'too-large' ? 'too-large' : 'invalid',
+      { 'too-large': 'PAYLOAD_TOO_LARGE', 'hash-mismatch': 'HASH_MISMATCH', 'size-mismatch': 'SIZE_MISMATCH' }[reason],
+      `${message}; nothing was stored.`,
+      details,
+    );
+  }
+}
+
 export interface SignedRequest {
   url: string;
   /** Headers the client must send with the request for the signature to hold. */
@@ -33,6 +62,12 @@ export interface SignedRequest {
 export interface ObjectStore {
   /** Writes an object. Writing identical content to an existing key changes nothing. */
   put(key: string, body: Buffer, meta: { contentType: string }): Promise<void>;
+  /**
+   * Writes an object from a stream (an upload through this server), checking its constraints on
+   * the way so a large body is never held in memory. `created` is false when the same bytes were
+   * already stored. Throws UploadRejected when a constraint fails.
+   */
+  putStream(key: string, body: Readable, options: PutStreamOptions): Promise<{ created: boolean }>;
   head(key: string): Promise<StoredObject | undefined>;
   /** Opens an object for reading; undefined when it does not exist. */
   get(key: string): Promise<(StoredObject & { body: Readable }) | undefined>;

@@ -11,7 +11,14 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Location } from '../../config/object-store-config.js';
 import { validateObjectKey } from './object-key.js';
-import type { ObjectStore, SignedPutOptions, SignedRequest, StoredObject } from './object-store.js';
+import {
+  type ObjectStore,
+  type PutStreamOptions,
+  type SignedPutOptions,
+  type SignedRequest,
+  type StoredObject,
+  UploadRejected,
+} from './object-store.js';
 import { MAX_SIGNED_URL_TTL_SECONDS } from './object-url-signer.js';
 
 const isNotFound = (error: unknown): boolean => {
@@ -116,6 +123,37 @@ export class S3ObjectStore implements ObjectStore {
         ContentMD5: createHash('md5').update(body).digest('base64'),
       }),
     );
+  }
+
+  /**
+   * Uploads through this server never target S3 (devices and the publisher PUT to presigned URLs,
+   * where S3 checks the checksum itself), so this path exists for the port's sake and buffers: it
+   * reads at most `maxBytes`, checks size and hash, then writes as put() does.
+   */
+  async putStream(key: string, body: Readable, options: PutStreamOptions): Promise<{ created: boolean }> {
+    this.bucketKey(key);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > options.maxBytes) {
+        body.destroy();
+        throw new UploadRejected('too-large', `The upload is larger than ${options.maxBytes} bytes`, {
+          limit: options.maxBytes,
+        });
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const bytes = Buffer.concat(chunks);
+    if (options.size !== undefined && bytes.length !== options.size) {
+      throw new UploadRejected('size-mismatch', `The upload has ${bytes.length} bytes, ${options.size} were announced`);
+    }
+    if (options.sha256 !== undefined && createHash('sha256').update(bytes).digest('base64url') !== options.sha256) {
+      throw new UploadRejected('hash-mismatch', 'The SHA-256 of the upload does not match the expected hash');
+    }
+    const existed = (await this.head(key)) !== undefined;
+    await this.put(key, bytes, { contentType: options.contentType });
+    return { created: !existed };
   }
 
   async delete(key: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidObjectKeyError } from '../../../src/storage/objects/object-key.js';
-import type { ObjectStore } from '../../../src/storage/objects/object-store.js';
+import { type ObjectStore, UploadRejected } from '../../../src/storage/objects/object-store.js';
 import { startTestS3, type TestS3 } from '../../support/s3.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
@@ -36,7 +36,7 @@ export function useAdapter(adapter: AdapterName): () => ContractContext {
     });
     context = {
       server,
-      store: server.app.ferry.objects,
+      store: server.app.objectStore,
       shiftClock: (ms) => {
         offset = ms;
       },
@@ -227,6 +227,53 @@ export function describeObjectStoreContract(adapter: AdapterName): void {
       await response.arrayBuffer();
       expect(await store.head(key)).toMatchObject({ size: body.length, contentType: 'image/png' });
       expect(sha256(await readAll((await store.get(key))!.body))).toBe(sha256(body));
+    });
+
+    it('putStream stores a stream, says whether it created the object, and checks size and hash', async () => {
+      const { store } = ctx();
+      const body = randomBytes(100_000);
+      const key = freshKey('streamed');
+      const options = {
+        contentType: 'application/javascript',
+        sha256: sha256(body),
+        size: body.length,
+        maxBytes: 1 << 20,
+      };
+      expect(await store.putStream(key, Readable.from([body.subarray(0, 5000), body.subarray(5000)]), options)).toEqual(
+        {
+          created: true,
+        },
+      );
+      expect(await store.putStream(key, Readable.from([body]), options)).toEqual({ created: false });
+      expect(sha256(await readAll((await store.get(key))!.body))).toBe(sha256(body));
+
+      const other = freshKey('streamed');
+      const rejected = (error: unknown, reason: string) => error instanceof UploadRejected && error.reason === reason;
+      await expect(
+        store.putStream(other, Readable.from([body]), { ...options, sha256: sha256(Buffer.from('else')) }),
+      ).rejects.toSatisfy((error) => rejected(error, 'hash-mismatch'));
+      await expect(store.putStream(other, Readable.from([body]), { ...options, size: 10 })).rejects.toSatisfy((error) =>
+        rejected(error, 'size-mismatch'),
+      );
+      expect(await store.head(other)).toBeUndefined();
+    });
+
+    it('putStream stops reading at maxBytes and stores nothing', async () => {
+      const { store } = ctx();
+      const key = freshKey('streamed');
+      let pulled = 0;
+      // An endless source: only a reader that stops at the limit ever finishes.
+      const endless = new Readable({
+        read() {
+          pulled += 16_384;
+          this.push(Buffer.alloc(16_384, 1));
+        },
+      });
+      await expect(
+        store.putStream(key, endless, { contentType: 'application/octet-stream', maxBytes: 25 }),
+      ).rejects.toSatisfy((error) => error instanceof UploadRejected && error.reason === 'too-large');
+      expect(pulled).toBeLessThan(1 << 20);
+      expect(await store.head(key)).toBeUndefined();
     });
 
     it('an expired signed PUT URL is refused with 403 and stores nothing', async () => {

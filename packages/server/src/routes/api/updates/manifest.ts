@@ -1,6 +1,6 @@
 import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../../http/app-error.js';
+import { DomainError } from '../../../errors/domain-error.js';
 import { negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
 import type { ManifestService } from '../../../ota/manifest/manifest-service.js';
 
@@ -35,11 +35,18 @@ export function manifestRoute(app: FastifyInstance, options: { service: Manifest
     async (request, reply) => {
       const parsed = parseManifestRequest(request.headers);
       reply.headers(PROTOCOL_HEADERS[parsed.ns]);
-      if (!parsed.ok) throw new AppError(parsed.status, parsed.code, parsed.message, parsed.details);
+      if (!parsed.ok) {
+        throw new DomainError(
+          parsed.status === 406 ? 'not-acceptable' : 'invalid',
+          parsed.code,
+          parsed.message,
+          parsed.details,
+        );
+      }
       const format = negotiateManifestFormat(request.headers.accept);
       if (!format) {
-        throw new AppError(
-          406,
+        throw new DomainError(
+          'not-acceptable',
           'NOT_ACCEPTABLE',
           'The manifest is served as multipart/mixed, application/expo+json or application/json; the accept header allows none of them.',
           { available: ['multipart/mixed', 'application/expo+json', 'application/json'] },

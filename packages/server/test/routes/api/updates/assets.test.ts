@@ -197,7 +197,7 @@ describeEachEngine('POST /api/updates/assets', (engine) => {
 
   it('a PUT to an update-asset key whose hash is not the signed hash is 403', async () => {
     const body = randomBytes(1000);
-    const objects = server.app.ferry.objects;
+    const objects = server.app.objectStore;
     // A signed URL for an update key without the content hash (never handed out, but must not work).
     const signed = await objects.signedPutUrl(`updates/production/9/assets/${hashOfBytes(Buffer.from('other'))}`, {
       contentType: 'application/octet-stream',
@@ -209,7 +209,7 @@ describeEachEngine('POST /api/updates/assets', (engine) => {
   });
 
   it('an upload to a key under an existing object is 400, not 500', async () => {
-    const objects = server.app.ferry.objects;
+    const objects = server.app.objectStore;
     await objects.put('collide/a', Buffer.from('file'), { contentType: 'text/plain' });
     const signed = await objects.signedPutUrl('collide/a/b', { contentType: 'text/plain', ttlSeconds: 60 });
     const response = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: 'x' });
@@ -219,7 +219,7 @@ describeEachEngine('POST /api/updates/assets', (engine) => {
   });
 
   it('an upload over the limit is 413 and stores nothing', async () => {
-    const objects = server.app.ferry.objects;
+    const objects = server.app.objectStore;
     const body = randomBytes(70_000);
     const signed = await objects.signedPutUrl('uploads/too-big.bin', {
       contentType: 'application/octet-stream',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../support/engines.js';
-import { releasePayload } from '../../../support/releases.js';
+import { releasePayload, storeAssets } from '../../../support/releases.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
 let n = 0;
@@ -14,6 +14,7 @@ describeEachEngine('GET /api/updates/baseline-fingerprint', (engine) => {
   afterAll(async () => server?.close());
 
   const publish = async (payload: ReturnType<typeof releasePayload>) => {
+    await storeAssets(server, payload);
     const response = await server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload) });
     expect(response.status).toBe(201);
     return (await response.json()).release;

@@ -41,7 +41,7 @@ describeEachEngine('manifest conformance', (engine) => {
       beforeAll(async () => {
         s3 = adapter === 's3' ? await startTestS3() : undefined;
         server = await startTestServer(engine, { env: { ...s3?.env, OTA_SIGNING_KEY_ID: 'main' } });
-        trust = { certificatePem: server.app.ferry.signer.certificatePem, keyId: 'main' };
+        trust = { certificatePem: server.certificatePem, keyId: 'main' };
       });
       afterAll(async () => {
         await server?.close();

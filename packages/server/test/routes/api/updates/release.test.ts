@@ -2,7 +2,7 @@ import type { ReleasePayloadInput } from '@ferry/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../support/engines.js';
-import { releasePayload } from '../../../support/releases.js';
+import { releasePayload, storeAssets } from '../../../support/releases.js';
 import { rowCounts } from '../../../support/row-counts.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
@@ -17,11 +17,13 @@ describeEachEngine('POST /api/updates/release', (engine) => {
   });
   afterAll(async () => server?.close());
 
-  const publish = (payload: unknown, init: RequestInit = {}) =>
-    server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload), ...init });
-  const tableCounts = () => rowCounts(server.app.ferry.database.db, ['releases', 'audit_events']);
+  const publish = async (payload: unknown, init: RequestInit = {}) => {
+    await storeAssets(server, payload);
+    return server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload), ...init });
+  };
+  const tableCounts = () => rowCounts(server.app.database.db, ['releases', 'audit_events']);
   const auditFor = async (releaseId: string) =>
-    server.app.ferry.database.db
+    server.app.database.db
       .selectFrom('audit_events')
       .selectAll()
       .where('release_id', '=', releaseId)
@@ -45,7 +47,7 @@ describeEachEngine('POST /api/updates/release', (engine) => {
           fingerprint: 'fp-a',
         },
       });
-      const stored = await server.app.ferry.releaseStore.findById(body.release.id);
+      const stored = await server.releaseStore.findById(body.release.id);
       expect(stored).toMatchObject({
         launchAsset: payload.launchAsset,
         assets: payload.assets,
@@ -60,7 +62,7 @@ describeEachEngine('POST /api/updates/release', (engine) => {
       const response = await publish({ channel, platform, launchAsset, ...freshTrack() });
       expect(response.status).toBe(201);
       const { release } = await response.json();
-      const stored = await server.app.ferry.releaseStore.findById(release.id);
+      const stored = await server.releaseStore.findById(release.id);
       expect(stored).toMatchObject({
         assets: [],
         otaConfig: null,
@@ -198,10 +200,7 @@ describeEachEngine('POST /api/updates/release', (engine) => {
       const statuses = responses.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-      const stored = await server.app.ferry.releaseStore.list(
-        { channel: 'production', platform: 'ios', ...track },
-        100,
-      );
+      const stored = await server.releaseStore.list({ channel: 'production', platform: 'ios', ...track }, 100);
       expect(stored).toHaveLength(1);
     });
   });
@@ -309,7 +308,7 @@ describeEachEngine('POST /api/updates/release', (engine) => {
       const response = await publish(releasePayload({ runtimeVersion, metadata }));
       expect(response.status).toBe(201);
       const { release } = await response.json();
-      const stored = await server.app.ferry.releaseStore.findById(release.id);
+      const stored = await server.releaseStore.findById(release.id);
       expect(stored?.runtimeVersion).toBe(runtimeVersion);
       expect(stored?.metadata).toMatchObject(metadata);
       expect((await tableCounts()).releases).toBeGreaterThan(1);
@@ -318,7 +317,7 @@ describeEachEngine('POST /api/updates/release', (engine) => {
 
   describe('storage constraints', () => {
     it.each([[4], [0], [-1]])('a direct insert with update_policy = %i fails', async (policy) => {
-      const db = server.app.ferry.database.db;
+      const db = server.app.database.db;
       const before = await tableCounts();
       await expect(
         sql`insert into releases (id, channel, platform, runtime_version, launch_asset, assets, metadata, update_policy, created_at)
@@ -333,7 +332,7 @@ describeEachEngine('POST /api/updates/release', (engine) => {
       ['channel', "'staging', 'ios'"],
       ['platform', "'production', 'web'"],
     ])('a direct insert with an unknown %s fails', async (_field, values) => {
-      const db = server.app.ferry.database.db;
+      const db = server.app.database.db;
       await expect(
         sql`insert into releases (id, channel, platform, runtime_version, launch_asset, assets, metadata, created_at)
             values ('direct-x', ${sql.raw(values)}, '1', '{}', '[]', '{}', 0)`.execute(db),

@@ -1,7 +1,7 @@
 import { ReleaseListResponse } from '@ferry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../support/engines.js';
-import { releasePayload } from '../../../support/releases.js';
+import { releasePayload, storeAssets } from '../../../support/releases.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
 let counter = 0;
@@ -21,6 +21,7 @@ describeEachEngine('GET /api/updates/releases', (engine) => {
   afterAll(async () => server?.close());
 
   const publish = async (payload: unknown) => {
+    await storeAssets(server, payload);
     const response = await server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload) });
     expect(response.status).toBe(201);
     return (await response.json()).release.id as string;

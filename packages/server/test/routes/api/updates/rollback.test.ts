@@ -1,7 +1,7 @@
 import { RollbackResponse } from '@ferry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../support/engines.js';
-import { releasePayload } from '../../../support/releases.js';
+import { releasePayload, storeAssets } from '../../../support/releases.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
 let counter = 0;
@@ -20,8 +20,10 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
   });
   afterAll(async () => server?.close());
 
-  const publish = async (payload: unknown) =>
-    server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload) });
+  const publish = async (payload: unknown) => {
+    await storeAssets(server, payload);
+    return server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload) });
+  };
   const published = async (payload: unknown) => {
     const response = await publish(payload);
     expect(response.status).toBe(201);
@@ -29,7 +31,7 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
   };
   const rollback = (body: unknown) =>
     server.authed('/api/updates/rollback', { method: 'POST', body: JSON.stringify(body) });
-  const releaseCount = () => server.app.ferry.releaseStore.count();
+  const releaseCount = () => server.releaseStore.count();
 
   it('restores the release before the newest as a new, newest record with its fingerprint and policy', async () => {
     const track = freshTrack();
@@ -61,14 +63,14 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
     expect(body.release.id).not.toBe(good.id);
     expect(Date.parse(body.release.createdAt)).toBeGreaterThan(Date.parse(bad.createdAt));
 
-    const stored = await server.app.ferry.releaseStore.findById(body.release.id);
+    const stored = await server.releaseStore.findById(body.release.id);
     expect(stored).toMatchObject({
       launchAsset: { url: 'https://cdn.test/good.hbc', hash: 'g'.repeat(43) },
       otaConfig: { name: 'good' },
       updatePolicy: 2,
       metadata: { fingerprint: 'fp-good', rolledBackFrom: good.id, actor: 'alice', runId: '77', commit: 'abc123' },
     });
-    expect((await server.app.ferry.releaseStore.newest(track))?.id).toBe(body.release.id);
+    expect((await server.releaseStore.newest(track))?.id).toBe(body.release.id);
   });
 
   it('is later than the newest even when the clock stands still or steps back', async () => {
@@ -109,7 +111,7 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
     const a = await published(releasePayload({ ...track, fingerprint: 'fp-a' }));
     const b = await published(releasePayload({ ...track, fingerprint: 'fp-b', allowNativeChange: true }));
     const body = await (await rollback({ ...track, actor: 'bob' })).json();
-    const events = await server.app.ferry.database.db
+    const events = await server.app.database.db
       .selectFrom('audit_events')
       .selectAll()
       .where('release_id', '=', body.release.id)

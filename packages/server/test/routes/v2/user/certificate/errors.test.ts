@@ -37,7 +37,7 @@ describeEachEngine('certificate errors', (engine) => {
   afterAll(async () => server?.close());
 
   const countRows = () =>
-    rowCounts(server.app.ferry.database.db, ['certificate_authentication_states', 'certificate_issuances']);
+    rowCounts(server.app.database.db, ['certificate_authentication_states', 'certificate_issuances']);
 
   // Changes the last character to a different one, so the state is always altered (a fixed
   // replacement was a no-op whenever the value already ended in it: 1 in 16 hex jtis).
@@ -78,7 +78,7 @@ describeEachEngine('certificate errors', (engine) => {
 
   /** Makes the database refuse every new issuance record, as a failing disk or constraint would. */
   const failIssuanceInserts = async (on: boolean) => {
-    const db = server.app.ferry.database.db;
+    const db = server.app.database.db;
     if (engine === 'sqlite') {
       await sql
         .raw(
@@ -439,7 +439,7 @@ describeEachEngine('certificate errors', (engine) => {
         (await server.post(document, secondBodyFor(document, first, { vendor: 'VENDOR_B', assignmentId }), token))
           .status,
       ).toBe(200);
-      const issuance = await server.app.ferry.database.db
+      const issuance = await server.app.database.db
         .selectFrom('certificate_issuances')
         .selectAll()
         .where('assignment_id', '=', assignmentId)

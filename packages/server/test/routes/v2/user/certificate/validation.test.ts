@@ -131,7 +131,7 @@ describeEachEngine('certificate request validation', (engine) => {
   afterAll(async () => server?.close());
 
   const countRows = () =>
-    rowCounts(server.app.ferry.database.db, ['certificate_authentication_states', 'certificate_issuances']);
+    rowCounts(server.app.database.db, ['certificate_authentication_states', 'certificate_issuances']);
 
   it.each(rows)('%s → 400 naming the field', async (_name, document, body, field) => {
     const [calls, counts] = [server.vendorCalls(), await countRows()];

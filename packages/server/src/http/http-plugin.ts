@@ -1,0 +1,97 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from '../config/config.js';
+import { DomainError } from '../errors/domain-error.js';
+import { installErrorHandling } from './error-handler.js';
+import { connectRateLimitRedis } from './rate-limit-redis.js';
+
+export interface HttpPluginOptions {
+  limits: Config['limits'];
+  version: string;
+}
+
+/**
+ * What every route shares: zod validation and serialisation, the one error handler, request logs,
+ * prompt shutdown of keep-alive sockets, the OpenAPI document (/docs) and rate limiting (shared
+ * through Redis when REDIS_URL is set). fastify-plugin: it applies to the whole application.
+ */
+export const httpPlugin = fp<HttpPluginOptions>(
+  async (app, options) => {
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    installErrorHandling(app);
+
+    // A keep-alive socket whose response finishes after close() began would stay open until the
+    // keep-alive timeout and hold up shutdown: end it as soon as its response is done.
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    // Request logs at debug: at info they would dominate the manifest hot path.
+    // Callback style: no promise per request on the hot path.
+    app.addHook('onResponse', (request, reply, done) => {
+      // Deferred: the response may still sit corked in the socket when 'finish' fires.
+      if (closing) setImmediate(() => request.raw.socket?.end());
+      if (request.log.level === 'debug' || request.log.level === 'trace') {
+        request.log.debug(
+          {
+            method: request.method,
+            url: request.routeOptions.url ?? 'unmatched',
+            status: reply.statusCode,
+            ms: reply.elapsedTime,
+          },
+          'request',
+        );
+      }
+      done();
+    });
+
+    // External plugins first, then Ferry's own (fastify/demo's order).
+    await app.register(swagger, {
+      openapi: {
+        info: {
+          title: 'Ferry',
+          version: options.version,
+          description: 'OTA release registry and certificate issuance',
+        },
+        components: { securitySchemes: { releaseToken: { type: 'http', scheme: 'bearer' } } },
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+
+    // REDIS_URL: counters shared by every instance. Without it they live in this process.
+    const shared = options.limits.redis;
+    const redis = shared && (await connectRateLimitRedis(shared.url, app.log));
+    if (redis) {
+      app.addHook('onClose', async () => redis.close());
+      app.log.info('rate limits are shared through Redis (REDIS_URL)');
+    }
+    await app.register(rateLimit, {
+      global: false,
+      ...(shared && redis
+        ? {
+            redis: redis.client,
+            nameSpace: shared.keyPrefix,
+            // Fail open: a Redis outage lets requests through unlimited rather than failing them
+            // (decisions.md, "Shared rate limits"); rate-limit-redis.ts logs the outage.
+            skipOnError: true,
+          }
+        : {}),
+      errorResponseBuilder: (_request, context) => {
+        const seconds = Math.ceil(context.ttl / 1000);
+        return new DomainError(
+          'rate-limited',
+          'RATE_LIMITED',
+          `Too many requests; retry in ${seconds} s.`,
+          { limit: context.max },
+          seconds,
+        );
+      },
+    });
+  },
+  { name: 'ferry-http' },
+);

@@ -1,0 +1,40 @@
+import type { ReleasePayload } from '@ferry/contracts';
+import { updateAssetKey } from '../../storage/objects/object-key.js';
+import type { ObjectStore } from '../../storage/objects/object-store.js';
+import { AssetMissing } from '../ota-errors.js';
+import { mapLimited } from './map-limited.js';
+
+/** Object-store lookups in flight at once for one release. */
+const HEAD_CONCURRENCY = 16;
+
+export interface ReleaseAssetCheckDeps {
+  store: ObjectStore;
+  /** ASSET_PUBLIC_BASE_URL when set: asset URLs must then lie under it. */
+  publicBaseUrl: string | undefined;
+}
+
+/**
+ * A release may only list assets that exist: the signed manifest would otherwise send devices to a
+ * URL that answers 404, and expo-updates then fails the whole update. Assets are stored under a key
+ * derived from their hash (POST /api/updates/assets hands out those uploads), so "stored with that
+ * hash" is "the object at that key exists". Where a CDN serves them (ASSET_PUBLIC_BASE_URL) the URL
+ * must also point under it.
+ */
+export class ReleaseAssetCheck {
+  constructor(private readonly deps: ReleaseAssetCheckDeps) {}
+
+  /** Throws AssetMissing naming every listed asset that is not stored; stores nothing either way. */
+  async ensureStored(release: Pick<ReleasePayload, 'channel' | 'runtimeVersion' | 'launchAsset' | 'assets'>) {
+    const listed = [release.launchAsset, ...(release.assets ?? [])];
+    const unique = [...new Map(listed.map((asset) => [`${asset.hash}\n${asset.url}`, asset])).values()];
+    const base = this.deps.publicBaseUrl?.replace(/\/*$/, '/');
+    const missing = await mapLimited(unique, HEAD_CONCURRENCY, async (asset) => {
+      const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
+      const outsideBase = base !== undefined && !asset.url.startsWith(base);
+      const stored = outsideBase ? false : (await this.deps.store.head(key)) !== undefined;
+      return stored ? undefined : { key, hash: asset.hash, url: asset.url };
+    });
+    const absent = missing.filter((entry) => entry !== undefined);
+    if (absent.length > 0) throw new AssetMissing(absent);
+  }
+}

@@ -1,0 +1,88 @@
+import { type TrackKey, trackName } from '@ferry/contracts';
+import { DomainError } from '../errors/domain-error.js';
+import type { GuardVerdict } from './guard.js';
+
+/** The guard refused a production release whose native fingerprint differs from its track's baseline. */
+export class NativeFingerprintChanged extends DomainError {
+  override name = 'NativeFingerprintChanged';
+  constructor(track: TrackKey, verdict: Extract<GuardVerdict, { kind: 'block' }>) {
+    super(
+      'conflict',
+      'NATIVE_FINGERPRINT_CHANGED',
+      `The native fingerprint changed for runtimeVersion ${track.runtimeVersion} on ${track.platform} (${track.channel}). ` +
+        'Native code cannot ship over the air: make a new store build with a higher build number, which starts a new runtimeVersion.',
+      {
+        runtimeVersion: track.runtimeVersion,
+        platform: track.platform,
+        channel: track.channel,
+        baselineFingerprint: verdict.storedFingerprint,
+        fingerprint: verdict.candidateFingerprint,
+        baselineReleaseId: verdict.baselineReleaseId,
+      },
+    );
+  }
+}
+
+/** A release lists assets that are not in the object store: the signed manifest would point devices at nothing. */
+export class AssetMissing extends DomainError {
+  override name = 'AssetMissing';
+  constructor(missing: Array<{ key: string; hash: string; url: string }>) {
+    super(
+      'unprocessable',
+      'ASSET_MISSING',
+      `${missing.length} asset(s) of this release are not in the object store: upload them first (POST /api/updates/assets), then publish again.`,
+      { missing },
+    );
+  }
+}
+
+/** The track has no release at all. */
+export class TrackEmpty extends DomainError {
+  override name = 'TrackEmpty';
+  constructor(track: TrackKey, what = '') {
+    super('not-found', 'NOT_FOUND', `No release exists for ${trackName(track)}${what}.`, { ...track });
+  }
+}
+
+export class NoEarlierRelease extends DomainError {
+  override name = 'NoEarlierRelease';
+  constructor(track: TrackKey, activeReleaseId: string) {
+    super(
+      'not-found',
+      'NO_EARLIER_RELEASE',
+      `${trackName(track)} has only one release (${activeReleaseId}); there is no earlier release to roll back to.`,
+      { ...track, activeReleaseId },
+    );
+  }
+}
+
+export class ReleaseNotInTrack extends DomainError {
+  override name = 'ReleaseNotInTrack';
+  constructor(track: TrackKey, to: string) {
+    super('not-found', 'NOT_FOUND', `Release ${to} is not a release of ${trackName(track)}.`, { ...track, to });
+  }
+}
+
+export class AlreadyActive extends DomainError {
+  override name = 'AlreadyActive';
+  constructor(track: TrackKey, activeReleaseId: string) {
+    super(
+      'conflict',
+      'ALREADY_ACTIVE',
+      `Release ${activeReleaseId} is already the active release of ${trackName(track)}.`,
+      { ...track, activeReleaseId },
+    );
+  }
+}
+
+/** An asset the publisher asked about is larger than this server accepts. */
+export class AssetTooLarge extends DomainError {
+  override name = 'AssetTooLarge';
+  constructor(hash: string, size: number, limit: number) {
+    super('too-large', 'PAYLOAD_TOO_LARGE', `Asset ${hash} has ${size} bytes; an asset may be at most ${limit}.`, {
+      hash,
+      size,
+      limit,
+    });
+  }
+}

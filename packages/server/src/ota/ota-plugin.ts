@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { type Release, trackOf } from '@ferry/contracts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Config } from '../config/config.js';
+import type { UpdatesConfig } from '../config/updates-config.js';
+import { bearerTokenOf, requireBearerToken } from '../http/bearer-token.js';
+import { assetsRoute } from '../routes/api/updates/assets.js';
+import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
+import { manifestRoute } from '../routes/api/updates/manifest.js';
+import { releaseRoute } from '../routes/api/updates/release.js';
+import { releasesRoute } from '../routes/api/updates/releases.js';
+import { rollbackRoute } from '../routes/api/updates/rollback.js';
+import { createManifestSigner } from '../signing/create-manifest-signer.js';
+import { AssetUploadService } from './assets/asset-upload-service.js';
+import { ReleaseAssetCheck } from './assets/release-assets.js';
+import { KyselyReleaseStore } from './kysely-release-store.js';
+import { ManifestCache } from './manifest/manifest-cache.js';
+import { ManifestService } from './manifest/manifest-service.js';
+import { PostgresReleaseNotifications } from './manifest/postgres-release-notifications.js';
+import { ReleaseService } from './release-service.js';
+
+export interface OtaPluginOptions {
+  updates: UpdatesConfig;
+  releaseToken: string;
+  limits: Config['limits'];
+  objects: Pick<Config['objects'], 'assetPublicBaseUrl' | 'uploadLimitBytes'>;
+  /** Base of this server's own /objects URLs (PUBLIC_URL/objects). */
+  objectsBaseUrl: () => string;
+  now?: () => Date;
+}
+
+/** The key a release-endpoint rate limit counts by: the token (hashed, never stored), else the address. */
+const releaseRateKey = (request: FastifyRequest): string => {
+  const token = bearerTokenOf(request);
+  return token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `ip:${request.ip}`;
+};
+
+/**
+ * The OTA area, wired in one place: the release registry with its guard, manifest signing, the
+ * manifest cache and its cross-instance invalidation (PostgreSQL LISTEN), asset uploads, and the
+ * routes under /api/updates. Reads the database and the object store the plugins before it provide.
+ */
+export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, options) => {
+  const { database, objectStore } = app;
+  const store = new KyselyReleaseStore(database, options.now);
+
+  const signer = createManifestSigner(options.updates, app.log);
+  const cache = new ManifestCache({
+    load: (track) => store.newest(track),
+    ttlMs: options.updates.manifestCacheTtlSeconds * 1000,
+  });
+  const manifests = new ManifestService({ cache, signer });
+  // Other instances' releases reach this one's cache through LISTEN/NOTIFY (PostgreSQL only; an
+  // SQLite database has one instance).
+  const notifications = database.url
+    ? new PostgresReleaseNotifications({
+        url: database.url,
+        database,
+        handlers: { onTrack: (track) => cache.invalidate(track), onReset: () => cache.clear() },
+        log: app.log,
+      })
+    : undefined;
+  await notifications?.start();
+  app.addHook('onClose', async () => notifications?.close());
+
+  const assetBaseUrl = () => options.objects.assetPublicBaseUrl ?? options.objectsBaseUrl();
+  const releases = new ReleaseService({
+    store,
+    log: app.log,
+    now: options.now,
+    assets: new ReleaseAssetCheck({ store: objectStore, publicBaseUrl: options.objects.assetPublicBaseUrl }),
+    onPublished: (release: Release) => {
+      const track = trackOf(release);
+      manifests.releasePublished(track);
+      notifications?.announce(track);
+    },
+  });
+
+  const requireReleaseToken = requireBearerToken(options.releaseToken);
+  const admin = {
+    service: releases,
+    requireReleaseToken,
+    perMinute: options.limits.releasePerMinute,
+    rateKey: releaseRateKey,
+  };
+  releaseRoute(app, { ...admin, bodyLimit: options.limits.releaseBodyBytes });
+  baselineFingerprintRoute(app, { service: releases, perMinute: options.limits.baselinePerMinute });
+  manifestRoute(app, { service: manifests });
+  assetsRoute(app, {
+    ...admin,
+    service: new AssetUploadService({
+      store: objectStore,
+      assetBaseUrl,
+      uploadLimitBytes: options.objects.uploadLimitBytes,
+    }),
+  });
+  releasesRoute(app, admin);
+  rollbackRoute(app, admin);
+};

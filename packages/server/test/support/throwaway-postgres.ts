@@ -1,0 +1,68 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../../../scripts/free-port.js';
+
+/**
+ * A PostgreSQL cluster of the test's own, on its own port, that the test may stop and start:
+ * outages are rehearsed on it, never on the shared server. Needs the Debian PostgreSQL binaries
+ * and either root (the cluster runs as the postgres user) or being that user.
+ */
+export interface ThrowawayPostgres {
+  url: string;
+  stop(): void;
+  start(): void;
+  destroy(): void;
+}
+
+const binDir = (): string | undefined => {
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(root)) return undefined;
+  const versions = fs.readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  return versions.map((v) => path.join(root, v, 'bin')).find((dir) => fs.existsSync(path.join(dir, 'initdb')));
+};
+
+/** Why a throwaway cluster cannot be made here, or undefined when it can. */
+export function throwawayPostgresProblem(): string | undefined {
+  if (!binDir()) return 'no PostgreSQL server binaries under /usr/lib/postgresql';
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot && os.userInfo().username !== 'postgres')
+    return 'initdb needs root (to run as postgres) or the postgres user';
+  if (isRoot && spawnSync('runuser', ['-u', 'postgres', '--', 'true']).status !== 0) return 'runuser -u postgres fails';
+  return undefined;
+}
+
+export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  const bin = binDir();
+  if (!bin) throw new Error('no PostgreSQL server binaries');
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-pg-'));
+  const asPostgres = (command: string, args: string[]) => {
+    const file = path.join(bin, command);
+    return process.getuid?.() === 0
+      ? execFileSync('runuser', ['-u', 'postgres', '--', file, ...args], { stdio: 'pipe' })
+      : execFileSync(file, args, { stdio: 'pipe' });
+  };
+  if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
+  const data = path.join(dir, 'data');
+  asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  // -w: pg_ctl returns once the server accepts connections (or fails): readiness, not a sleep.
+  const start = () => asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    // -m immediate: the way a crash or a node failure looks to clients (connections cut, no goodbye).
+    stop: () => asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    start,
+    destroy: () => {
+      try {
+        asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // already stopped
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
