@@ -103,9 +103,13 @@ export function openDatabase(target: Config['database']): Database {
       // Set at connection start-up, so it costs no round trip.
       options: '-c synchronous_commit=off',
     });
-    // An idle client that loses its connection must not crash the process.
-    pool.on('error', () => {});
-    ephemeralPool.on('error', () => {});
+    // A client that loses its connection must not crash the process: an idle one reports it on the
+    // pool, a checked-out one (inside a transaction, between its queries) on itself. The query
+    // that needed it fails with the connection error (503), and the pool discards the client.
+    for (const each of [pool, ephemeralPool]) {
+      each.on('error', () => {});
+      each.on('connect', (client) => client.on('error', () => {}));
+    }
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     const ephemeral = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: ephemeralPool }) });
     return {
