@@ -18,7 +18,7 @@ export interface Database {
    * The same database, for rows a database crash may lose without harm because the flow already
    * handles their absence (see docs/decisions.md, "Asynchronous commit"). On PostgreSQL its
    * connections run with synchronous_commit = off: a commit returns without waiting for the WAL
-   * flush, which the WAL writer does within ~0.6 s, and a later synchronous commit flushes it
+   * flush, which the WAL writer does shortly after (wal_writer_delay), and a later synchronous commit flushes it
    * first, so nothing written here can be lost while something committed after it survives.
    * On SQLite it is `db`.
    */

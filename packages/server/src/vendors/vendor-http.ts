@@ -11,8 +11,8 @@ const isAbort = (error: unknown): boolean =>
 
 /**
  * Vendor calls go through undici's request API on one keep-alive agent rather than fetch: fetch
- * wraps every exchange in WHATWG Request/Response objects and web streams, which cost about 1 ms
- * of CPU per vendor call under load, the largest single item in a certificate request's own time.
+ * wraps every exchange in WHATWG Request/Response objects and web streams, which measured as the
+ * largest single item of a certificate request's own CPU time (docs/benchmarks.md).
  * Sockets to each vendor are reused; no pipelining, since a slow vendor answer must not hold up
  * the requests queued behind it on the same socket.
  */
