@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -98,14 +99,26 @@ describe('uploads are bounded by the size their URL was signed for', () => {
 });
 
 describe('partial uploads left by a crash', () => {
-  it('are swept when the server starts', async () => {
+  it('are swept when the server starts: this host’s ended processes at once, other hosts’ once idle', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-sweep-'));
     const tmp = path.join(dataDir, 'objects', 'tmp');
     fs.mkdirSync(tmp, { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'left-by-a-crash.part'), randomBytes(1000));
+    const host = encodeURIComponent(os.hostname());
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const hourAgo = new Date(Date.now() - 2 * 3600_000);
+    const files = {
+      sameProcessBeforeRestart: `${host}~${process.pid}~a.part`,
+      endedProcess: `${host}~${ended}~b.part`,
+      otherHostIdle: `other-host~1~c.part`,
+      otherHostWriting: `other-host~1~d.part`,
+      unnamedIdle: 'e.part',
+    };
+    for (const name of Object.values(files)) fs.writeFileSync(path.join(tmp, name), randomBytes(100));
+    for (const name of [files.otherHostIdle, files.unnamedIdle]) fs.utimesSync(path.join(tmp, name), hourAgo, hourAgo);
+
     const server = await startTestServer('sqlite', { env: { DATA_DIR: dataDir } });
     try {
-      expect(fs.readdirSync(tmp)).toEqual([]);
+      expect(fs.readdirSync(tmp)).toEqual([files.otherHostWriting]);
       expect(server.logs.text).toContain('removed partial uploads');
     } finally {
       await server.close();

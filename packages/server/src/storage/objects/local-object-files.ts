@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { InvalidObjectKeyError, validateObjectKey } from './object-key.js';
 import type { StoredObject } from './object-store.js';
@@ -26,6 +27,23 @@ export interface MetaFile {
 }
 
 const PARTIAL_SUFFIX = '.part';
+/** A partial written on another host is an orphan once nothing has been written to it for this long. */
+export const FOREIGN_PARTIAL_IDLE_MS = 60 * 60 * 1000;
+
+/** Who writes a partial: `<host>~<pid>~<uuid>.part`, so a sweep can tell whose it is. */
+const HOST = encodeURIComponent(os.hostname());
+const partialOwner = (name: string): { host: string; pid: number } | undefined => {
+  const [host, pid, rest] = name.split('~');
+  return rest !== undefined && host && /^\d+$/.test(pid ?? '') ? { host, pid: Number(pid) } : undefined;
+};
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
 
 const isMissing = (error: unknown): boolean => {
   const code = (error as NodeJS.ErrnoException).code;
@@ -69,7 +87,7 @@ export class LocalObjectFiles {
   }
 
   tmpFile(): string {
-    return path.join(this.tmpRoot, `${randomUUID()}${PARTIAL_SUFFIX}`);
+    return path.join(this.tmpRoot, `${HOST}~${process.pid}~${randomUUID()}${PARTIAL_SUFFIX}`);
   }
 
   async readMeta(key: string): Promise<MetaFile | undefined> {
@@ -192,11 +210,14 @@ export class LocalObjectFiles {
   }
 
   /**
-   * Removes the partial writes a crashed process left in tmp/. Run at start-up, before this process
-   * writes anything: the local store belongs to one server process (decisions.md), so every
-   * `.part` file there at that moment is an orphan. Returns how many were removed.
+   * Removes the partial writes crashed processes left in tmp/. Several processes may share the
+   * store (one host, or a shared file system), so a partial is removed only when its writer is
+   * surely gone: written on this host by a process that no longer runs, or by this process id at
+   * start-up (a restarted container keeps both, and nothing of this process is in progress yet);
+   * written on another host (or unnamed), once idle for an hour. Returns how many were removed.
    */
-  async sweepPartials(): Promise<number> {
+  async sweepPartials(options: { startingUp: boolean; now?: number }): Promise<number> {
+    const now = options.now ?? Date.now();
     let names: string[];
     try {
       names = await fsp.readdir(this.tmpRoot);
@@ -204,8 +225,22 @@ export class LocalObjectFiles {
       if (isMissing(error)) return 0;
       throw error;
     }
-    const partials = names.filter((name) => name.endsWith(PARTIAL_SUFFIX));
-    await Promise.all(partials.map((name) => fsp.rm(path.join(this.tmpRoot, name), { force: true })));
-    return partials.length;
+    let removed = 0;
+    for (const name of names.filter((each) => each.endsWith(PARTIAL_SUFFIX))) {
+      const file = path.join(this.tmpRoot, name);
+      const owner = partialOwner(name);
+      let orphan: boolean;
+      if (owner?.host === HOST) {
+        orphan = owner.pid === process.pid ? options.startingUp : !isRunning(owner.pid);
+      } else {
+        const stat = await fsp.stat(file).catch(() => undefined);
+        orphan = stat !== undefined && now - stat.mtimeMs >= FOREIGN_PARTIAL_IDLE_MS;
+      }
+      if (orphan) {
+        await fsp.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 }

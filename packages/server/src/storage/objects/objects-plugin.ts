@@ -7,6 +7,8 @@ import { LocalObjectStore } from './local-object-store.js';
 import type { ObjectStore } from './object-store.js';
 import { ObjectUrlSigner } from './object-url-signer.js';
 
+const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Object storage (local files or S3): update assets and certificate PDFs. */
@@ -45,8 +47,18 @@ export const objectsPlugin = fp<ObjectsPluginOptions>(
       store = new S3ObjectStore(config.s3, { now: options.now });
     } else {
       const local = new LocalObjectStore({ directory: config.directory, baseUrl: options.objectsBaseUrl, signer });
-      const swept = await local.files.sweepPartials();
-      if (swept > 0) app.log.warn({ swept }, 'removed partial uploads left by an earlier process');
+      const sweep = async (startingUp: boolean) => {
+        const swept = await local.files.sweepPartials({ startingUp });
+        if (swept > 0) app.log.warn({ swept }, 'removed partial uploads left by a process that ended');
+      };
+      await sweep(true);
+      // Partials of another host's crashed process are orphans only once idle for a while.
+      const timer = setInterval(
+        () => void sweep(false).catch((err) => app.log.warn({ err }, 'partial sweep failed')),
+        SWEEP_INTERVAL_MS,
+      );
+      timer.unref();
+      app.addHook('onClose', async () => clearInterval(timer));
       store = local;
     }
     app.decorate('objectStore', store);
