@@ -12,14 +12,15 @@ const pendingId = (state: FunnelState): number => {
 
 const TWO_WAY: TwoWayInfo = { jobIndex: 0, threadIndex: 0, jti: 'abc', twoWayTimestamp: 1 };
 
+const filledIntroEvents = (): FunnelEvent[] => [
+  { type: 'fieldChanged', field: 'front', value: '900101' },
+  { type: 'fieldChanged', field: 'back', value: '1234567' },
+  { type: 'fieldChanged', field: 'sido', value: '서울특별시' },
+  { type: 'fieldChanged', field: 'sigg', value: '강남구' },
+];
+
 function filledIntro(vendor: 'VENDOR_A' | 'VENDOR_B' = 'VENDOR_A'): FunnelState {
-  return run(
-    initialFunnelState({ vendor }),
-    { type: 'fieldChanged', field: 'front', value: '900101' },
-    { type: 'fieldChanged', field: 'back', value: '1234567' },
-    { type: 'fieldChanged', field: 'sido', value: '서울특별시' },
-    { type: 'fieldChanged', field: 'sigg', value: '강남구' },
-  );
+  return run(initialFunnelState({ vendor }), ...filledIntroEvents());
 }
 
 function atConfirm(vendor: 'VENDOR_A' | 'VENDOR_B' = 'VENDOR_A'): FunnelState {
@@ -146,6 +147,18 @@ describe('funnel reducer', () => {
     const confirm = atConfirm();
     expect(run(confirm, { type: 'fieldChanged', field: 'front', value: '1' })).toBe(confirm);
     expect(run(confirm, { type: 'documentChosen', document: 'family-relations' })).toBe(confirm);
+    expect(run(confirm, { type: 'introSubmitted' })).toBe(confirm);
+    expect(run(confirm, { type: 'providerChosen', provider: 'provider_b' })).toBe(confirm);
+    let done = run(confirm, { type: 'completePressed' });
+    done = run(done, { type: 'certificateIssued', id: pendingId(done), preSignedUrl: 'u' });
+    for (const event of [
+      { type: 'introSubmitted' },
+      { type: 'providerChosen', provider: 'provider_b' },
+      { type: 'completePressed' },
+      { type: 'fieldChanged', field: 'front', value: '1' },
+    ] satisfies FunnelEvent[]) {
+      expect(run(done, event)).toBe(done);
+    }
   });
 
   it('goes back one step at a time, dropping what the later step produced', () => {
@@ -161,5 +174,138 @@ describe('funnel reducer', () => {
     state = run(state, { type: 'restarted' });
     expect(state).toMatchObject({ step: 'intro', vendor: 'VENDOR_B', preSignedUrl: null, identityEnc: null });
     expect(state.intro.front).toBe('');
+  });
+
+  it('numbers the pieces of work 1, 2, 3 … and never reuses a number, also after a restart', () => {
+    let state = run(filledIntro(), { type: 'introSubmitted' });
+    expect(state.pending).toEqual({ kind: 'encrypt', id: 1 });
+    state = run(
+      state,
+      { type: 'identityEncrypted', id: 1, identityEnc: 'ENC' },
+      { type: 'providerChosen', provider: 'provider_a' },
+    );
+    expect(state.pending).toEqual({ kind: 'start', id: 2 });
+    state = run(
+      state,
+      { type: 'authenticationStarted', id: 2, stepData: 'S', twoWayInfo: null },
+      { type: 'completePressed' },
+    );
+    expect(state.pending).toEqual({ kind: 'complete', id: 3 });
+    state = run(state, { type: 'restarted' }, ...filledIntroEvents(), { type: 'introSubmitted' });
+    expect(state.pending).toEqual({ kind: 'encrypt', id: 4 });
+  });
+
+  it('dismissing an alert clears it and changes nothing else', () => {
+    const alerted = run(initialFunnelState({ vendor: 'VENDOR_A' }), { type: 'introSubmitted' });
+    expect(alerted.alert).not.toBeNull();
+    expect(run(alerted, { type: 'alertDismissed' })).toEqual({ ...alerted, alert: null });
+    const confirmAlerted = run(atConfirm(), { type: 'completePressed' });
+    const failed = run(confirmAlerted, {
+      type: 'workFailed',
+      id: pendingId(confirmAlerted),
+      failure: { status: 409, code: 'AUTH_PENDING' },
+    });
+    expect(run(failed, { type: 'alertDismissed' })).toEqual({ ...failed, alert: null });
+  });
+
+  it('choosing a document on intro switches it and clears the field errors, keeping the input', () => {
+    let state = run(filledIntro(), { type: 'fieldChanged', field: 'front', value: '' }, { type: 'introSubmitted' });
+    expect(state.fieldErrors.front).toBeDefined();
+    state = run(state, { type: 'documentChosen', document: 'family-relations' });
+    expect(state).toMatchObject({ step: 'intro', document: 'family-relations', fieldErrors: {}, pending: null });
+    expect(state.intro.back).toBe('1234567');
+  });
+
+  it('setting the province to the one already chosen keeps the district', () => {
+    const state = run(filledIntro(), { type: 'fieldChanged', field: 'sido', value: '서울특별시' });
+    expect(state.intro).toMatchObject({ sido: '서울특별시', sigg: '강남구' });
+  });
+
+  describe("double presses: while work is pending, the person's actions are ignored", () => {
+    const encrypting = () => run(filledIntro(), { type: 'introSubmitted' });
+    const starting = () => {
+      const intro = encrypting();
+      return run(
+        intro,
+        { type: 'identityEncrypted', id: pendingId(intro), identityEnc: 'ENC' },
+        { type: 'providerChosen', provider: 'provider_a' },
+      );
+    };
+
+    it.each<[string, FunnelEvent]>([
+      ['introSubmitted', { type: 'introSubmitted' }],
+      ['fieldChanged', { type: 'fieldChanged', field: 'front', value: '111111' }],
+      ['documentChosen', { type: 'documentChosen', document: 'family-relations' }],
+      ['backPressed', { type: 'backPressed' }],
+    ])('on intro, while encrypting: %s', (_name, event) => {
+      const pending = encrypting();
+      expect(pending).toMatchObject({ step: 'intro', pending: { kind: 'encrypt' } });
+      expect(run(pending, event)).toBe(pending);
+    });
+
+    it.each<[string, FunnelEvent]>([
+      ['providerChosen', { type: 'providerChosen', provider: 'provider_b' }],
+      ['backPressed', { type: 'backPressed' }],
+      ['completePressed', { type: 'completePressed' }],
+    ])('on simpleVerification, while starting: %s', (_name, event) => {
+      const pending = starting();
+      expect(pending).toMatchObject({ step: 'simpleVerification', pending: { kind: 'start' } });
+      expect(run(pending, event)).toBe(pending);
+    });
+
+    it('a provider cannot be chosen without the encrypted identity', () => {
+      const noIdentity: FunnelState = { ...starting(), pending: null, identityEnc: null };
+      expect(run(noIdentity, { type: 'providerChosen', provider: 'provider_b' })).toBe(noIdentity);
+    });
+  });
+
+  describe('stale answers: only the answer to the pending work counts', () => {
+    const encrypting = () => run(filledIntro(), { type: 'introSubmitted' });
+    const starting = () => {
+      const intro = encrypting();
+      return run(
+        intro,
+        { type: 'identityEncrypted', id: pendingId(intro), identityEnc: 'ENC' },
+        { type: 'providerChosen', provider: 'provider_a' },
+      );
+    };
+    const completing = () => run(atConfirm(), { type: 'completePressed' });
+    const idle = () => atConfirm();
+
+    const answers = (id: number): Array<[string, FunnelEvent]> => [
+      ['identityEncrypted', { type: 'identityEncrypted', id, identityEnc: 'LATE' }],
+      ['authenticationStarted', { type: 'authenticationStarted', id, stepData: 'LATE', twoWayInfo: null }],
+      ['certificateIssued', { type: 'certificateIssued', id, preSignedUrl: 'late' }],
+      ['workFailed', { type: 'workFailed', id, failure: { status: 410, code: 'AUTH_EXPIRED' } }],
+    ];
+
+    it.each([
+      ['encrypt', encrypting],
+      ['start', starting],
+      ['complete', completing],
+    ] as const)('while %s is pending, an answer with another id is ignored', (_kind, make) => {
+      const pending = make();
+      const id = pendingId(pending);
+      for (const other of [id - 1, id + 1]) {
+        for (const [, event] of answers(other)) expect(run(pending, event)).toBe(pending);
+      }
+    });
+
+    it('with no work pending, every answer is ignored', () => {
+      const state = idle();
+      expect(state.pending).toBeNull();
+      for (const id of [0, state.sequence, state.sequence + 1]) {
+        for (const [, event] of answers(id)) expect(run(state, event)).toBe(state);
+      }
+    });
+  });
+
+  it('back does nothing on intro and on done', () => {
+    const intro = filledIntro();
+    expect(run(intro, { type: 'backPressed' })).toBe(intro);
+    let done = run(atConfirm(), { type: 'completePressed' });
+    done = run(done, { type: 'certificateIssued', id: pendingId(done), preSignedUrl: 'u' });
+    expect(done.step).toBe('done');
+    expect(run(done, { type: 'backPressed' })).toBe(done);
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { BumpError, nextAppVersion, nextBuildNumbers, nextIosBuildNumber, parseNativeTag } from './bump-arithmetic.js';
+import {
+  androidCode,
+  BUMP_KINDS,
+  BumpError,
+  nativeTagName,
+  nextAppVersion,
+  nextBuildNumbers,
+  nextIosBuildNumber,
+  parseNativeTag,
+} from './bump-arithmetic.js';
 
 const tags = (...names: string[]) => names.map((name) => parseNativeTag(name)!).filter(Boolean);
 
@@ -58,6 +67,86 @@ describe('bump build: the build numbers', () => {
   });
 });
 
+/** The BumpError `run` throws, so its name and message can be checked. */
+function bumpErrorOf(run: () => unknown): BumpError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(BumpError);
+    return error as BumpError;
+  }
+  throw new Error('expected a BumpError');
+}
+
+describe('ANDROID_VERSION_CODE', () => {
+  it.each([
+    [1, 1],
+    [41, 41],
+    ['1', 1],
+    ['41', 41],
+    ['007', 7],
+    [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  ])('%j is the code %i', (value, code) => {
+    expect(androidCode(value)).toBe(code);
+  });
+
+  it.each([
+    0,
+    '0',
+    -1,
+    '-1',
+    1.5,
+    '1.5',
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.MAX_SAFE_INTEGER + 1,
+    '9007199254740993',
+    '',
+    ' 12',
+    '12 ',
+    '+5',
+    '1e3',
+    '0x1F',
+    '4x',
+    'x4',
+  ])('%j is refused', (value) => {
+    const error = bumpErrorOf(() => androidCode(value));
+    expect(error.name).toBe('BumpError');
+    expect(error.message).toBe(`ANDROID_VERSION_CODE must be a positive integer, got ${JSON.stringify(value)}`);
+  });
+
+  it('a refused current value stops the bump, whatever the tags', () => {
+    expect(() => nextBuildNumbers({ iosBuildNumber: '1', androidVersionCode: 0 }, tags('native-v1.0.0+40'))).toThrow(
+      /ANDROID_VERSION_CODE/,
+    );
+  });
+});
+
+describe('IOS_BUILD_NUMBER', () => {
+  it.each([
+    [0, 1],
+    [56, 57],
+    ['0', '1'],
+    ['57', '58'],
+    ['1.9', '1.10'],
+    ['1.0.57', '1.0.58'],
+  ])('%j → %j', (value, next) => {
+    expect(nextIosBuildNumber(value)).toBe(next);
+  });
+
+  it.each([-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1])('the number %d is refused', (value) => {
+    const error = bumpErrorOf(() => nextIosBuildNumber(value));
+    expect(error.message).toBe('IOS_BUILD_NUMBER must be a positive integer');
+  });
+
+  it.each(['', 'abc', '1.', '.1', '1..2', '1.2.3.4', ' 57', '57 ', '-1', '1e3'])('%j is refused', (value) => {
+    const error = bumpErrorOf(() => nextIosBuildNumber(value));
+    expect(error.message).toBe(
+      `IOS_BUILD_NUMBER must be digits, optionally dotted ("57" or "1.0.57"), got ${JSON.stringify(value)}`,
+    );
+  });
+});
+
 describe('native tags', () => {
   it.each([
     ['native-v1.4.0+41', { appVersion: '1.4.0', androidVersionCode: 41 }],
@@ -66,12 +155,36 @@ describe('native tags', () => {
     expect(parseNativeTag(tag)).toMatchObject(parsed);
   });
 
-  it.each(['v1.4.0', 'native-v1.4.0', 'native-v1.4.0+', 'native-v1.4.0+abc', 'other-native-v1+2'])(
-    '%s is not a store tag',
-    (tag) => {
-      expect(parseNativeTag(tag)).toBeUndefined();
-    },
-  );
+  it.each([
+    'v1.4.0',
+    'native-v1.4.0',
+    'native-v1.4.0+',
+    'native-v1.4.0+abc',
+    'other-native-v1+2',
+    'native-v1.4.0+41x',
+    'native-v1.4.0+41 ',
+    'native-v1.4.0+41-rc',
+    'native-v+41',
+    'native-v1.4.0+99999999999999999999',
+  ])('%s is not a store tag', (tag) => {
+    expect(parseNativeTag(tag)).toBeUndefined();
+  });
+
+  it('reads the whole tag back', () => {
+    expect(parseNativeTag('native-v1.4.0+41')).toEqual({
+      tag: 'native-v1.4.0+41',
+      appVersion: '1.4.0',
+      androidVersionCode: 41,
+    });
+  });
+
+  it.each([
+    ['1.4.0', 41, 'native-v1.4.0+41'],
+    ['2.0.0-rc.1', '7', 'native-v2.0.0-rc.1+7'],
+  ] as const)('the tag of %s and %s is %s, and reads back', (appVersion, code, tag) => {
+    expect(nativeTagName(appVersion, code)).toBe(tag);
+    expect(parseNativeTag(tag)).toMatchObject({ appVersion, androidVersionCode: Number(code) });
+  });
 });
 
 describe('bump patch | minor | major: APP_VERSION', () => {
@@ -88,5 +201,18 @@ describe('bump patch | minor | major: APP_VERSION', () => {
 
   it('refuses a version that is not semantic', () => {
     expect(() => nextAppVersion('1.4', 'patch')).toThrow(/semantic version/);
+  });
+
+  it('raises by every kind but build', () => {
+    expect(BUMP_KINDS).toEqual(['build', 'patch', 'minor', 'major']);
+    for (const kind of BUMP_KINDS) {
+      if (kind === 'build') continue;
+      expect(nextAppVersion('1.4.3', kind)).not.toBe('1.4.3');
+    }
+  });
+
+  it('refuses a kind it cannot raise by (an unchecked caller)', () => {
+    const error = bumpErrorOf(() => nextAppVersion('1.4.3', 'build' as never));
+    expect(error.message).toBe('cannot raise 1.4.3 by build');
   });
 });

@@ -126,6 +126,65 @@ describe('gate verdict', () => {
     expect(verdict).toMatchObject({ runtimeVersion: '1.4.0(17)', fingerprint: 'fp-head', baseline: 'fp-base' });
   });
 
+  it('shortens long fingerprints to 12 characters in the block message, and keeps short ones whole', () => {
+    const long = (fp: string): Inspection => ({ ok: true, runtimeVersion: '1.4.0(17)', fingerprint: fp });
+    const head13 = 'abcdefghijklM';
+    const base13 = 'nopqrstuvwxyZ';
+    const blocked = gateVerdict({ platform: 'ios', affected: true, inspection: long(head13), baseline: found(base13) });
+    expect(blocked.message).toContain('production baseline nopqrstuvwxy from release r-1, this commit abcdefghijkl)');
+    expect(blocked).toMatchObject({ fingerprint: head13, baseline: base13 });
+    const head12 = 'abcdefghijkl';
+    const base12 = 'nopqrstuvwxy';
+    const twelve = gateVerdict({ platform: 'ios', affected: true, inspection: long(head12), baseline: found(base12) });
+    expect(twelve.message).toContain('production baseline nopqrstuvwxy from release r-1, this commit abcdefghijkl)');
+    const short = gateVerdict({ platform: 'ios', affected: true, inspection: long('ab'), baseline: found('cd') });
+    expect(short.message).toContain('production baseline cd from release r-1, this commit ab)');
+    expect(short.message).toContain('so the change ships as a new store build on a new track');
+  });
+
+  it('a compute error names the cause, or "not computed" when there is no inspection', () => {
+    const failed = gateVerdict({
+      platform: 'ios',
+      affected: true,
+      inspection: { ok: false, error: 'the project is not installed' },
+    });
+    expect(failed.message).toBe(
+      'ios: could not resolve runtimeVersion and fingerprint (the project is not installed); passing without a decision',
+    );
+    expect(failed).not.toHaveProperty('runtimeVersion');
+    const missing = gateVerdict({ platform: 'android', affected: true });
+    expect(missing).toMatchObject({ outcome: 'pass', level: 'warning', rule: 'compute-error' });
+    expect(missing.message).toBe(
+      'android: could not resolve runtimeVersion and fingerprint (not computed); passing without a decision',
+    );
+  });
+
+  it('no baseline lookup at all is "no server"', () => {
+    const verdict = gateVerdict({ platform: 'ios', affected: true, inspection: head });
+    expect(verdict).toMatchObject({
+      outcome: 'pass',
+      level: 'warning',
+      rule: 'no-server',
+      runtimeVersion: '1.4.0(17)',
+    });
+    expect(verdict.message).toMatch(/--server or OTA_SERVER_URL/);
+  });
+
+  it('a new track is told to publish from the store build’s own commit', () => {
+    const verdict = gateVerdict({
+      platform: 'ios',
+      affected: true,
+      inspection: head,
+      baseline: { kind: 'no-release' },
+    });
+    expect(verdict.message).toBe(
+      'ios: no production release exists for 1.4.0(17): a new track. Its first production publish becomes the ' +
+        'baseline, so publish it from the store build’s own commit',
+    );
+    expect(verdict).toMatchObject({ runtimeVersion: '1.4.0(17)', fingerprint: 'fp-head' });
+    expect(verdict).not.toHaveProperty('baseline');
+  });
+
   it('only a block ever blocks', () => {
     const blocks = ROWS.filter((row) => gateVerdict({ platform: 'ios', ...row }).outcome === 'block');
     expect(blocks.map((row) => row.rule)).toEqual(['native-changed']);

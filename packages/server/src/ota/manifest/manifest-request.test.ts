@@ -1,5 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import type { IncomingHttpHeaders } from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
 import { namespaceOf, negotiateManifestFormat, parseManifestRequest } from './manifest-request.js';
+
+/** How often an accept header was negotiated (not answered from the memo). */
+const negotiations = vi.hoisted(() => ({ count: 0 }));
+vi.mock('negotiator', async (importOriginal) => {
+  const { default: Negotiator } = await importOriginal<{ default: typeof import('negotiator') }>();
+  class CountingNegotiator extends Negotiator {
+    constructor(...args: ConstructorParameters<typeof Negotiator>) {
+      super(...args);
+      negotiations.count += 1;
+    }
+  }
+  return { default: CountingNegotiator };
+});
+
+/** A module instance of its own, so a test starts with empty memos. */
+async function freshModule() {
+  vi.resetModules();
+  return import('./manifest-request.js');
+}
 
 describe('negotiateManifestFormat', () => {
   it.each([
@@ -24,6 +44,11 @@ describe('namespaceOf', () => {
     [{}, 'ota'],
     [{ 'expo-platform': 'ios', 'ota-runtime-version': '1', 'ota-channel-name': 'production' }, 'ota'],
     [{ 'expo-platform': 'ios' }, 'expo'],
+    [{ 'expo-runtime-version': '1' }, 'expo'],
+    [{ 'expo-channel-name': 'production' }, 'expo'],
+    [{ 'expo-runtime-version': '1', 'ota-platform': 'ios' }, 'ota'],
+    [{ 'expo-channel-name': 'production', 'ota-platform': 'ios' }, 'ota'],
+    [{ 'expo-runtime-version': '1', 'expo-channel-name': 'production', 'ota-platform': 'ios' }, 'expo'],
   ])('%j → %s', (headers, ns) => {
     expect(namespaceOf(headers)).toBe(ns);
   });
@@ -72,5 +97,191 @@ describe('parseManifestRequest', () => {
       'headers.expo-runtime-version',
       'headers.expo-channel-name',
     ]);
+  });
+
+  // Headers no other test sends: parsing them must not be answered from the memo, so the test
+  // exercises (and, under mutation testing, covers) the validation itself.
+  it('a protocol version it does not serve is 406 naming the header and the supported version', () => {
+    expect(parseManifestRequest({ ...base, 'expo-runtime-version': '4.0.6', 'expo-protocol-version': '2' })).toEqual({
+      ok: false,
+      ns: 'expo',
+      status: 406,
+      code: 'NOT_ACCEPTABLE',
+      message: 'Only protocol version 1 is served (expo-protocol-version).',
+      details: { header: 'expo-protocol-version', supported: ['1'] },
+    });
+  });
+
+  it('a missing platform or channel is named, not a crash', () => {
+    const fields = (headers: IncomingHttpHeaders) => {
+      const parsed = parseManifestRequest(headers);
+      return parsed.ok ? [] : (parsed.details.fields as Array<{ path: string }>).map((f) => f.path);
+    };
+    expect(fields({ 'expo-runtime-version': '4.0.0', 'expo-channel-name': 'production' })).toEqual([
+      'headers.expo-platform',
+    ]);
+    expect(fields({ 'expo-runtime-version': '4.0.0', 'expo-platform': 'ios' })).toEqual(['headers.expo-channel-name']);
+  });
+
+  it('the 400 message names the three track headers of the namespace', () => {
+    const parsed = parseManifestRequest({ 'ota-platform': 'web' });
+    expect(parsed).toMatchObject({
+      ok: false,
+      ns: 'ota',
+      message:
+        'The manifest request needs valid ota-platform, ota-runtime-version and ota-channel-name headers; see details.fields.',
+    });
+  });
+
+  it('trims the update ids, and treats blank ones as absent', () => {
+    const id = 'B15ED6D8-F39B-04AD-A248-FA3B95FD7E0E';
+    const parsed = parseManifestRequest({
+      ...base,
+      'expo-current-update-id': `  ${id} `,
+      'expo-embedded-update-id': '   ',
+    });
+    expect(parsed).toMatchObject({ ok: true, request: { currentUpdateId: id } });
+    expect(parsed.ok && parsed.request.embeddedUpdateId).toBeUndefined();
+  });
+
+  it('reads a repeated header as its values joined by a comma', () => {
+    const parsed = parseManifestRequest({ ...base, 'expo-runtime-version': ['1.0.0', '(3)'] });
+    expect(parsed).toMatchObject({ ok: true, request: { runtimeVersion: '1.0.0, (3)' } });
+  });
+
+  describe('platform and channel names in any case', () => {
+    it.each([
+      ['expo', 'IOS', 'Production', 'ios', 'production'],
+      ['expo', 'Android', 'DEVELOPMENT', 'android', 'development'],
+      ['expo', 'iOS', 'production', 'ios', 'production'],
+      ['ota', 'ANDROID', 'Production', 'android', 'production'],
+      ['ota', 'ios', 'deVelopment', 'ios', 'development'],
+    ])('%s: %s / %s → %s / %s', (ns, platform, channel, expectedPlatform, expectedChannel) => {
+      const headers = {
+        [`${ns}-platform`]: platform,
+        [`${ns}-runtime-version`]: '1.0.0(3)',
+        [`${ns}-channel-name`]: channel,
+      };
+      expect(parseManifestRequest(headers)).toEqual({
+        ok: true,
+        ns,
+        request: { platform: expectedPlatform, runtimeVersion: '1.0.0(3)', channel: expectedChannel },
+      });
+    });
+
+    it.each([
+      ['expo-platform', 'Web'],
+      ['expo-platform', ' ios'],
+      ['expo-channel-name', 'Staging'],
+      ['expo-channel-name', 'production '],
+    ])('%s %j is still refused', (header, value) => {
+      const parsed = parseManifestRequest({ ...base, [header]: value });
+      expect(parsed).toMatchObject({ ok: false, status: 400 });
+      if (parsed.ok) return;
+      expect(parsed.details.fields).toEqual([expect.objectContaining({ path: `headers.${header}` })]);
+    });
+
+    it('the runtime version keeps its case', () => {
+      const parsed = parseManifestRequest({ ...base, 'expo-runtime-version': '1.0.0-RC(3)' });
+      expect(parsed).toMatchObject({ ok: true, request: { runtimeVersion: '1.0.0-RC(3)' } });
+    });
+
+    it('each spelling is remembered on its own, all answering the normalised request', () => {
+      const spellings = ['ios', 'IOS', 'Ios', 'IOS', 'ios'];
+      for (const platform of spellings) {
+        const parsed = parseManifestRequest({ ...base, 'expo-platform': platform, 'expo-channel-name': 'PRODUCTION' });
+        expect(parsed).toMatchObject({ ok: true, request: { platform: 'ios', channel: 'production' } });
+      }
+    });
+  });
+});
+
+describe('the memos', () => {
+  const headersOf = (runtimeVersion: string): IncomingHttpHeaders => ({
+    'expo-platform': 'ios',
+    'expo-runtime-version': runtimeVersion,
+    'expo-channel-name': 'production',
+  });
+  // The memo key of headersOf(runtimeVersion): the namespace and the six raw header values
+  // (absent ones read "undefined"), joined by newlines.
+  const parseKeyLength = (runtimeVersion: string) =>
+    ['expo', undefined, 'ios', runtimeVersion, 'production', undefined, undefined].map(String).join('\n').length;
+  const runtimeVersionForKeyLength = (length: number) => 'x'.repeat(length - parseKeyLength(''));
+
+  it('answers the same headers from the memo, also after other headers', async () => {
+    const { parseManifestRequest: parse } = await freshModule();
+    const first = parse(headersOf('1.0.0(1)'));
+    expect(parse(headersOf('1.0.0(1)'))).toBe(first);
+    parse(headersOf('1.0.0(2)'));
+    expect(parse(headersOf('1.0.0(1)'))).toBe(first);
+  });
+
+  it('remembers 1000 requests, then starts over', async () => {
+    const { parseManifestRequest: parse } = await freshModule();
+    const first = parse(headersOf('0'));
+    for (let i = 1; i < 999; i++) parse(headersOf(String(i)));
+    expect(parse(headersOf('0'))).toBe(first);
+    parse(headersOf('999')); // the 1000th entry
+    expect(parse(headersOf('0'))).toBe(first);
+    parse(headersOf('1000')); // the memo is full: emptied before this one is stored
+    const again = parse(headersOf('0'));
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(parse(headersOf('0'))).toBe(again);
+  });
+
+  it.each([
+    [2047, true],
+    [2048, true],
+    [2049, false],
+    [4096, false],
+  ])('a request whose key is %i characters long is remembered: %s', async (length, remembered) => {
+    const { parseManifestRequest: parse } = await freshModule();
+    const headers = headersOf(runtimeVersionForKeyLength(length));
+    const first = parse(headers);
+    expect(first.ok).toBe(false); // a runtime version that long is refused; the refusal is remembered
+    expect(parse(headers) === first).toBe(remembered);
+    expect(parse(headers)).toEqual(first);
+  });
+
+  it('negotiates each accept header once, also after other headers', async () => {
+    const { negotiateManifestFormat: negotiate } = await freshModule();
+    const before = negotiations.count;
+    expect(negotiate('application/json')).toBe('json');
+    expect(negotiate('text/html')).toBeUndefined();
+    expect(negotiate(undefined)).toBe('multipart');
+    expect(negotiations.count - before).toBe(3);
+    expect(negotiate('application/json')).toBe('json');
+    expect(negotiate('text/html')).toBeUndefined();
+    expect(negotiate(undefined)).toBe('multipart');
+    expect(negotiate('*/*')).toBe('multipart'); // what a missing header means
+    expect(negotiations.count - before).toBe(3);
+  });
+
+  it('remembers 1000 accept headers, then starts over', async () => {
+    const { negotiateManifestFormat: negotiate } = await freshModule();
+    const accept = (i: number) => `application/json, x/y${i}`;
+    const before = negotiations.count;
+    for (let i = 0; i < 1000; i++) negotiate(accept(i));
+    expect(negotiations.count - before).toBe(1000);
+    negotiate(accept(0));
+    expect(negotiations.count - before).toBe(1000);
+    negotiate(accept(1000)); // the memo is full: emptied before this one is stored
+    negotiate(accept(0));
+    expect(negotiations.count - before).toBe(1002);
+  });
+
+  it.each([
+    [1023, true],
+    [1024, true],
+    [1025, false],
+  ])('an accept header of %i characters is remembered: %s', async (length, remembered) => {
+    const { negotiateManifestFormat: negotiate } = await freshModule();
+    const prefix = 'application/json, x/';
+    const accept = prefix + 'a'.repeat(length - prefix.length);
+    const before = negotiations.count;
+    expect(negotiate(accept)).toBe('json');
+    expect(negotiate(accept)).toBe('json');
+    expect(negotiations.count - before).toBe(remembered ? 1 : 2);
   });
 });

@@ -18,6 +18,7 @@ const AVAILABLE = Object.keys(MEDIA_TYPES);
  * map lookup instead of parsing.
  */
 const MEMO_SIZE = 1000;
+// Stryker disable next-line StringLiteral: any marker that is not a format behaves the same, '' included.
 const NOT_ACCEPTABLE = 'none';
 
 /**
@@ -51,7 +52,6 @@ export function negotiateManifestFormat(accept: string | undefined): ManifestFor
 
 const headerValue = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];
-  if (value === undefined) return undefined;
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
@@ -137,10 +137,13 @@ function validate(
     const trimmed = value?.trim();
     return trimmed === '' ? undefined : trimmed;
   };
+  // Platform and channel names are lowercase everywhere (releases, tracks); clients may send any
+  // case (`IOS`, `Production`). The memo is keyed by the raw values, so each spelling is its own
+  // entry and every entry holds the normalised request.
   const parsed = ManifestRequest.safeParse({
-    platform: raw.platform,
+    platform: raw.platform?.toLowerCase(),
     runtimeVersion: raw.runtimeVersion,
-    channel: raw.channel,
+    channel: raw.channel?.toLowerCase(),
     currentUpdateId: optional(raw.currentUpdateId),
     embeddedUpdateId: optional(raw.embeddedUpdateId),
   });

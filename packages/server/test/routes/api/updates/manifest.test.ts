@@ -34,7 +34,7 @@ describeEachEngine('GET /api/updates/manifest', (engine) => {
       const badHeaders: Array<[string, Record<string, string | undefined>, string]> = [
         ['missing platform', { [`${ns}-platform`]: undefined }, `${ns}-platform`],
         ['unknown platform', { [`${ns}-platform`]: 'web' }, `${ns}-platform`],
-        ['upper-case platform', { [`${ns}-platform`]: 'IOS' }, `${ns}-platform`],
+        ['unknown platform in upper case', { [`${ns}-platform`]: 'WEB' }, `${ns}-platform`],
         ['missing runtime version', { [`${ns}-runtime-version`]: undefined }, `${ns}-runtime-version`],
         ['empty runtime version', { [`${ns}-runtime-version`]: '' }, `${ns}-runtime-version`],
         ['runtime version with a control character', { [`${ns}-runtime-version`]: '1.0\t1' }, `${ns}-runtime-version`],
@@ -55,6 +55,20 @@ describeEachEngine('GET /api/updates/manifest', (engine) => {
         expect(body.error.code).toBe('VALIDATION_FAILED');
         expect(body.error.details.fields.map((f: { path: string }) => f.path)).toContain(`headers.${header}`);
         expect(response.headers.get(`${ns}-protocol-version`)).toBe('1');
+      });
+
+      it.each([
+        ['IOS', 'Production'],
+        ['iOS', 'PRODUCTION'],
+      ])('platform %s and channel %s are read case-insensitively', async (platform, channel) => {
+        const response = await get({
+          [`${ns}-platform`]: platform,
+          [`${ns}-runtime-version`]: runtimeVersion,
+          [`${ns}-channel-name`]: channel,
+          accept: 'application/json',
+        });
+        expect(response.status).toBe(200);
+        expect((await response.json()).id).toBe(releaseId);
       });
 
       it.each([
@@ -97,7 +111,7 @@ describeEachEngine('GET /api/updates/manifest', (engine) => {
         verifySignatureHeader(
           response.headers.get(`${ns}-signature`) ?? undefined,
           body,
-          server.app.ferry.signer.certificatePem,
+          server.certificatePem,
           'main',
         );
         const manifest = JSON.parse(body.toString('utf8'));
@@ -164,7 +178,7 @@ describe('GET /api/updates/manifest with OTA_SIGNING_KEY_ID', () => {
     verifySignatureHeader(
       response.headers.get('expo-signature') ?? undefined,
       body,
-      server.app.ferry.signer.certificatePem,
+      server.certificatePem,
       'prod-2026',
     );
   });
