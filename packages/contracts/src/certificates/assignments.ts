@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineText } from '../text.js';
 import { CertificateVendor } from './vendor.js';
 
 /** A task given to a user that asks for a certificate through a chosen vendor. */
@@ -18,9 +19,10 @@ export const AssignmentParams = z.object({ id: z.uuid() });
 /** Body of the operator endpoint POST /v2/operator/assignments. */
 export const CreateAssignmentRequest = z
   .object({
-    userId: z.string().trim().min(1).max(255),
+    // One-line text: the user id is stored and compared with the token's sub, which has none either.
+    userId: lineText().trim().min(1).max(255),
     certificateVendor: CertificateVendor,
-    title: z.string().trim().min(1).max(200).nullish(),
+    title: lineText().trim().min(1).max(200).nullish(),
   })
   .strict();
 export type CreateAssignmentRequest = z.infer<typeof CreateAssignmentRequest>;

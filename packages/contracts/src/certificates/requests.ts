@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { lineText } from '../text.js';
 import { EncryptedResidentNumberBack, ResidentNumberFront } from './identity.js';
 import { ProviderCode } from './providers.js';
 import { StepData, TwoWayInfo } from './two-way-info.js';
 import { CertificateVendor } from './vendor.js';
 
-const placeName = z.string().trim().min(1, 'must not be empty').max(64);
-const personName = z.string().trim().max(64);
+// One-line text: no control characters (a NUL would fail PostgreSQL and corrupt logs and vendor bodies).
+const placeName = lineText().trim().min(1, 'must not be empty').max(64);
+const personName = lineText().trim().max(64);
 
 /**
  * Fields every certificate request shares. `preSignedUrl` is accepted and ignored because the
@@ -17,7 +19,7 @@ const common = {
   stepData: StepData.nullish(),
   twoWayInfo: TwoWayInfo.nullish(),
   assignmentId: z.uuid().nullish(),
-  preSignedUrl: z.string().max(4096).nullish(),
+  preSignedUrl: lineText().max(4096).nullish(),
 };
 
 type VendorStateFields = { vendor: CertificateVendor; stepData?: string | null; twoWayInfo?: TwoWayInfo | null };

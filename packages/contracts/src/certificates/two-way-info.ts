@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineText } from '../text.js';
 
 const wholeNumber = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
@@ -10,11 +11,11 @@ export const TwoWayInfo = z
   .object({
     jobIndex: wholeNumber,
     threadIndex: wholeNumber,
-    jti: z.string().min(1).max(128),
+    jti: lineText().min(1).max(128),
     twoWayTimestamp: wholeNumber,
   })
   .strict();
 export type TwoWayInfo = z.infer<typeof TwoWayInfo>;
 
 /** VENDOR_A's authentication state: an opaque string returned by the first call. */
-export const StepData = z.string().min(1).max(4096);
+export const StepData = lineText().min(1).max(4096);

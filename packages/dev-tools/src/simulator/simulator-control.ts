@@ -59,6 +59,9 @@ export function registerSimulatorControl(app: FastifyInstance, target: Simulator
     },
   );
 
+  // Lets calls a `hold` fault holds go on; `GET /_control/calls` says how many are held.
+  r.post('/_control/release', async () => ({ released: target.faults.releaseHeld() }));
+
   r.put(
     '/_control/latency',
     { schema: { body: z.object({ ms: z.number().int().min(0).max(600_000) }) } },
@@ -96,10 +99,11 @@ export function registerSimulatorControl(app: FastifyInstance, target: Simulator
     },
   );
 
-  r.get('/_control/calls', async () => ({ count: target.calls.count }));
+  r.get('/_control/calls', async () => ({ count: target.calls.count, held: target.faults.held }));
 
   r.post('/_control/reset', async () => {
     target.sessions.clear();
+    target.faults.releaseHeld();
     target.faults.clear();
     target.clock.reset();
     target.calls.count = 0;

@@ -14,6 +14,11 @@ export const Fault = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reset') }),
   /** Answer normally, but this much later. */
   z.object({ kind: z.literal('delay'), ms: z.number().int().min(0).max(600_000) }),
+  /**
+   * Test latch: hold the call until `POST /_control/release` (or `releaseHeld()`), then answer
+   * normally, as the vendor's state is then. Lets a test order events without sleeping.
+   */
+  z.object({ kind: z.literal('hold') }),
 ]);
 export type Fault = z.infer<typeof Fault>;
 
@@ -22,6 +27,7 @@ export class SimulatorFaults {
   latencyMs = 0;
   private readonly queue: Fault[] = [];
   private readonly hanging = new Set<() => void>();
+  private readonly holding = new Set<() => void>();
 
   inject(fault: Fault, times = 1): void {
     for (let i = 0; i < times; i++) this.queue.push(fault);
@@ -36,9 +42,23 @@ export class SimulatorFaults {
     return this.queue.length;
   }
 
-  /** Releases every hanging connection (on close). */
+  /** Vendor calls a `hold` fault is holding right now. */
+  get held(): number {
+    return this.holding.size;
+  }
+
+  /** Lets every held call go on (they then answer normally); answers how many there were. */
+  releaseHeld(): number {
+    const released = this.holding.size;
+    for (const release of this.holding) release();
+    this.holding.clear();
+    return released;
+  }
+
+  /** Releases every hanging and held connection (on close). */
   releaseAll(): void {
     for (const release of this.hanging) release();
+    this.releaseHeld();
   }
 
   /**
@@ -52,6 +72,9 @@ export class SimulatorFaults {
     switch (fault.kind) {
       case 'delay':
         await sleep(fault.ms);
+        return false;
+      case 'hold':
+        await new Promise<void>((resolve) => this.holding.add(resolve));
         return false;
       case 'status':
         await reply.code(fault.status).type('text/plain').send(`simulated ${fault.status}`);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../http/app-error.js';
+import { NotCertified } from '../certificates/certificate-errors.js';
+import { Unauthenticated } from '../errors/domain-error.js';
 import { bearerTokenOf } from '../http/bearer-token.js';
 import { type AuthenticatedUser, InvalidUserTokenError, type UserTokenVerifier } from './user-token-verifier.js';
 
@@ -10,8 +11,7 @@ declare module 'fastify' {
   }
 }
 
-const unauthorized = (message: string) =>
-  new AppError(401, 'UNAUTHORIZED', message, {}, { 'www-authenticate': 'Bearer realm="ferry-user"' });
+const unauthorized = (message: string) => new Unauthenticated(message, 'Bearer realm="ferry-user"');
 
 /**
  * An onRequest hook: runs before the body is read, so an unauthenticated caller costs no parsing.
@@ -32,9 +32,7 @@ export function requireCertifiedUser(verify: UserTokenVerifier, certifiedClaim: 
       throw error;
     }
     if (!user.certified) {
-      throw new AppError(403, 'NOT_CERTIFIED', 'Only certified users can request certificates.', {
-        claim: certifiedClaim,
-      });
+      throw new NotCertified(certifiedClaim);
     }
     request.authUser = user;
   };

@@ -64,6 +64,8 @@ describe('user token verification (HS256)', () => {
         `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"u","certified":true,"exp":9999999999}').toString('base64url')}.`,
     ],
     ['garbage', async () => 'not.a.token'],
+    ['a sub with a NUL', () => signDevelopmentToken({ userId: 'u\u0000v', secret: SECRET })],
+    ['a sub with a line break', () => signDevelopmentToken({ userId: 'u\nv', secret: SECRET })],
   ])('refuses %s', async (_name, token) => {
     await expect(verify(await token())).rejects.toBeInstanceOf(InvalidUserTokenError);
   });

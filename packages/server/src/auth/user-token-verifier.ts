@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '@ferry/contracts';
 import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 
 export interface UserAuthConfig {
@@ -67,7 +68,13 @@ export function createUserTokenVerifier(config: UserAuthConfig): UserTokenVerifi
       const code = (error as { code?: string }).code ?? 'ERR_JWT_INVALID';
       throw new InvalidUserTokenError(code);
     }
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255) {
+    // The user id is stored and logged: one line of at most 255 characters, like CreateAssignmentRequest.userId.
+    if (
+      typeof payload.sub !== 'string' ||
+      payload.sub.length === 0 ||
+      payload.sub.length > 255 ||
+      hasControlCharacters(payload.sub)
+    ) {
       throw new InvalidUserTokenError('ERR_JWT_SUB');
     }
     const user = { userId: payload.sub, certified: payload[config.certifiedClaim] === true };

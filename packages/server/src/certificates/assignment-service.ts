@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Assignment, CertificateVendor, CreateAssignmentRequest } from '@ferry/contracts';
-import { AppError } from '../http/app-error.js';
 import type { AssignmentRecord, AssignmentStore } from './assignment-store.js';
+import { AssignmentNotFound, VendorMismatch } from './certificate-errors.js';
 
 const toAssignment = (record: AssignmentRecord): Assignment => ({
   id: record.id,
@@ -9,10 +9,6 @@ const toAssignment = (record: AssignmentRecord): Assignment => ({
   title: record.title,
   createdAt: record.createdAt.toISOString(),
 });
-
-/** Another user's assignment is indistinguishable from a missing one: no probing of ids. */
-const notFound = (id: string) =>
-  new AppError(404, 'ASSIGNMENT_NOT_FOUND', 'No such assignment for this user.', { assignmentId: id });
 
 export class AssignmentService {
   constructor(
@@ -35,7 +31,7 @@ export class AssignmentService {
 
   async getForUser(id: string, userId: string): Promise<Assignment> {
     const record = await this.store.findById(id);
-    if (!record || record.userId !== userId) throw notFound(id);
+    if (!record || record.userId !== userId) throw new AssignmentNotFound(id);
     return toAssignment(record);
   }
 
@@ -46,12 +42,7 @@ export class AssignmentService {
   async checkForIssuance(id: string, userId: string, vendor: CertificateVendor): Promise<void> {
     const assignment = await this.getForUser(id, userId);
     if (assignment.certificateVendor !== vendor) {
-      throw new AppError(
-        400,
-        'VENDOR_MISMATCH',
-        `This assignment is issued through ${assignment.certificateVendor}, not ${vendor}.`,
-        { assignmentId: id, certificateVendor: assignment.certificateVendor, vendor },
-      );
+      throw new VendorMismatch(id, assignment.certificateVendor, vendor);
     }
   }
 }

@@ -110,3 +110,68 @@ describe('a failed issuance record', () => {
     },
   );
 });
+
+// Concurrent duplicates of a second call wait for the one in flight (the HTTP tests in
+// duplicate-second-calls.test.ts), but only so long: past duplicateWaitMs they answer AUTH_PENDING
+// as before. Over HTTP the bound is the vendor timeout, which also ends the call waited for.
+describe('a duplicate second call in this process', () => {
+  it('waits for the call in flight at most duplicateWaitMs, then answers AUTH_PENDING', async () => {
+    let answerVendor: () => void = () => {};
+    const vendorAnswered = new Promise<void>((resolve) => {
+      answerVendor = resolve;
+    });
+    const vendor: VendorClient = {
+      vendor: 'VENDOR_A',
+      providerCode: () => 'PASS',
+      startAuthentication: async () => ({ vendor: 'VENDOR_A', stepData: 'step-data' }),
+      completeIssuance: async () => {
+        await vendorAnswered;
+        return { pdf: Buffer.from('%PDF-1.4\n'), vendorReference: null };
+      },
+    };
+    let claims = 0;
+    const states = {
+      claimBound: async () => (claims++ === 0 ? STATE_ID : undefined),
+      findByHash: async () => ({
+        id: STATE_ID,
+        stateHash: 'hash',
+        userId: command.userId,
+        vendor: command.vendor,
+        document: command.document,
+        provider: command.provider,
+        assignmentId: null,
+        status: 'completing',
+        leaseUntil: Date.now() + 60_000,
+        expiresAt: Date.now() + 300_000,
+        createdAt: Date.now(),
+      }),
+      claim: async () => false,
+      release: async () => {},
+    } as unknown as AuthenticationStateStore;
+    const service = new IssuanceService({
+      vendors: { VENDOR_A: vendor, VENDOR_B: vendor },
+      states,
+      issuances: { record: async () => {} } as unknown as IssuanceStore,
+      assignments: {} as AssignmentService,
+      objects: {
+        put: async () => {},
+        signedGetUrl: async (key: string) => `https://objects.test/${key}`,
+      } as unknown as ObjectStore,
+      log: { info: () => {}, warn: () => {}, error: () => {} } as unknown as FastifyBaseLogger,
+      aesKey,
+      disabledProviders: { VENDOR_A: [], VENDOR_B: [] },
+      authTtlSeconds: { VENDOR_A: 300, VENDOR_B: 270 },
+      vendorTimeoutMs: 30_000,
+      duplicateWaitMs: 50,
+      urlTtlSeconds: 600,
+      retentionDays: 7,
+    });
+
+    const holder = service.issue(command);
+    const duplicate = service.issue(command);
+    await expect(duplicate).rejects.toMatchObject({ code: 'AUTH_PENDING', retryAfterSeconds: 2 });
+    expect(service.waitingDuplicates).toEqual({ inProcess: 0, onLease: 0 });
+    answerVendor();
+    expect((await holder).preSignedUrl).toMatch(/^https:\/\/objects\.test\/certificates\//);
+  });
+});

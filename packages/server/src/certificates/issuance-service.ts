@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   CertificateDocument,
   CertificateResponse,
@@ -8,7 +9,7 @@ import type {
   TwoWayInfo,
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../http/app-error.js';
+import { InvalidInput } from '../errors/domain-error.js';
 import type { ObjectStore } from '../storage/objects/object-store.js';
 import {
   type VendorAuthState,
@@ -18,12 +19,13 @@ import {
 } from '../vendors/vendor-client.js';
 import type { AssignmentService } from './assignment-service.js';
 import { checkBinding, type SecondCall } from './authentication-binding.js';
-import type { AuthenticationStateStore } from './authentication-state-store.js';
+import type { AuthenticationBinding, AuthenticationStateStore } from './authentication-state-store.js';
+import { AuthExpired, AuthPending, AuthStateInvalid, UnsupportedProvider, VendorError } from './certificate-errors.js';
 import { certificateObjectKey } from './certificate-object-key.js';
 import { decryptIdentityPart, UndecryptableIdentityError } from './identity-crypto.js';
 import type { IssuanceStore } from './issuance-store.js';
-import { decideProviderSupport, unsupportedProviderMessage } from './provider-support.js';
-import { authExpired, authPending, authStateInvalid, errorForVendorFailure } from './vendor-failure-errors.js';
+import { decideProviderSupport } from './provider-support.js';
+import { errorForVendorFailure } from './vendor-failure-errors.js';
 import { hashVendorState } from './vendor-state-hash.js';
 
 /** One certificate request, vendor-neutral, as the route parsed it. */
@@ -69,10 +71,40 @@ export interface IssuanceServiceDeps {
   vendorTimeoutMs: number;
   urlTtlSeconds: number;
   retentionDays: number;
+  /**
+   * How long a duplicate of a second call in flight waits for its outcome before answering
+   * AUTH_PENDING as it would without waiting. Default: the vendor timeout, which bounds the call
+   * it waits for.
+   */
+  duplicateWaitMs?: number;
   now?: () => Date;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How often a duplicate second call re-reads a lease another instance holds: doubling from the first to the last. */
+const FIRST_LEASE_POLL_MS = 25;
+const MAX_LEASE_POLL_MS = 400;
+
+/** A second call this process is completing, which concurrent duplicates of it wait for. */
+interface InFlightCompletion {
+  binding: AuthenticationBinding;
+  result: Promise<CertificateResponse>;
+}
+
+const bindingOf = ({ userId, vendor, document, provider, assignmentId }: AuthenticationBinding) => ({
+  userId,
+  vendor,
+  document,
+  provider,
+  assignmentId,
+});
+
+const sameBinding = (a: AuthenticationBinding, b: AuthenticationBinding): boolean =>
+  a.userId === b.userId &&
+  a.vendor === b.vendor &&
+  a.document === b.document &&
+  a.provider === b.provider &&
+  a.assignmentId === b.assignmentId;
 
 /**
  * Two-step issuance (spec "Certificate issuance" states): a first call starts simple
@@ -81,8 +113,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export class IssuanceService {
   private readonly now: () => Date;
+  private readonly duplicateWaitMs: number;
+  /** Completions this process runs, by vendor state hash: what concurrent duplicates wait for. */
+  private readonly inFlight = new Map<string, InFlightCompletion>();
+  private readonly waiting = { inProcess: 0, onLease: 0 };
   constructor(private readonly deps: IssuanceServiceDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.duplicateWaitMs = deps.duplicateWaitMs ?? deps.vendorTimeoutMs;
   }
 
   async issue(
@@ -96,12 +133,7 @@ export class IssuanceService {
       vendorCode: client.providerCode(command.provider),
       disabled: this.deps.disabledProviders[command.vendor],
     });
-    if (!support.supported) {
-      throw new AppError(400, 'UNSUPPORTED_PROVIDER', unsupportedProviderMessage(command.vendor, command.provider), {
-        vendor: command.vendor,
-        loginOrgCd: command.provider,
-      });
-    }
+    if (!support.supported) throw new UnsupportedProvider(command.vendor, command.provider);
     if (command.assignmentId) {
       await this.deps.assignments.checkForIssuance(command.assignmentId, command.userId, command.vendor);
     }
@@ -117,14 +149,12 @@ export class IssuanceService {
       back = decryptIdentityPart(command.encryptedBack.value, this.deps.aesKey);
     } catch (error) {
       if (!(error instanceof UndecryptableIdentityError)) throw error;
-      throw new AppError(400, 'VALIDATION_FAILED', 'The request is invalid; see details.fields.', {
-        fields: [
-          {
-            path: `body.${command.encryptedBack.field}`,
-            message: 'must decrypt with the shared key to exactly 7 digits',
-          },
-        ],
-      });
+      throw new InvalidInput([
+        {
+          path: `body.${command.encryptedBack.field}`,
+          message: 'must decrypt with the shared key to exactly 7 digits',
+        },
+      ]);
     }
     const identity = { front: command.front, back };
     const details = command.details;
@@ -221,48 +251,140 @@ export class IssuanceService {
       now: this.now().getTime(),
     };
     const stateHash = hashVendorState(vendorState);
-    // The lease outlives the vendor timeout, so a crashed holder frees it.
-    const leaseUntil = call.now + this.deps.vendorTimeoutMs + 10_000;
+    const deadline = performance.now() + this.duplicateWaitMs;
+    // A duplicate of a second call this process is completing right now answers with its result.
+    const joined = this.joinInFlight(stateHash, call, deadline);
+    if (joined) return joined;
+    const issue = (stateId: string) =>
+      this.inFlightUnder(stateHash, call, () =>
+        this.issueClaimed(command, client, request, vendorState, stateId, stopwatch),
+      );
     // The usual second call takes its lease in one round trip; anything unusual (not yet
     // recorded, another user, expired, issued, held by a concurrent call) fails that statement
     // and is sorted out below, changing nothing on the way.
-    const claimedId = await this.deps.states.claimBound({ ...call, stateHash, leaseUntil });
-    const stateId = claimedId ?? (await this.claimUnusual(call, stateHash, leaseUntil));
-    if (typeof stateId !== 'string') return stateId;
-    return this.issueClaimed(command, client, request, vendorState, stateId, stopwatch);
+    const claimedId = await this.deps.states.claimBound({ ...call, stateHash, leaseUntil: this.leaseFrom(call.now) });
+    if (claimedId) return issue(claimedId);
+    return this.claimUnusual(call, stateHash, deadline, issue);
+  }
+
+  /** The lease outlives the vendor timeout, so a crashed holder frees it. */
+  private leaseFrom(now: number): number {
+    return now + this.deps.vendorTimeoutMs + 10_000;
   }
 
   /**
    * Why the one-statement claim failed: refuses a state that is unknown or bound to another
-   * call, answers an issued one again, refuses an expired one, and otherwise claims as usual
-   * (a lease that ran out since) or answers AUTH_PENDING while another call holds it.
+   * call, answers an issued one again, refuses an expired one, and otherwise claims as usual (a
+   * lease that ran out since). While a concurrent duplicate holds the lease, this call waits for
+   * it, until `deadline`: for its answer when it runs in this process, for its lease to resolve
+   * when it runs on another instance (polling the stored state). Issued: the same document; lease
+   * given back (the holder failed): this call claims it and tries itself. A wait that runs out
+   * answers AUTH_PENDING, and the client repeats the call.
    */
   private async claimUnusual(
     call: SecondCall,
     stateHash: string,
-    leaseUntil: number,
-  ): Promise<string | CertificateResponse> {
-    const state = await this.deps.states.findByHash(stateHash);
-    const verdict = checkBinding(state, call);
-    if (verdict.kind === 'invalid' || !state) {
-      this.deps.log.warn(
-        {
-          vendor: call.vendor,
-          document: call.document,
-          reason: verdict.kind === 'invalid' ? verdict.reason : 'unknown-state',
-        },
-        'authentication state refused',
-      );
-      throw authStateInvalid();
+    deadline: number,
+    issue: (stateId: string) => Promise<CertificateResponse>,
+  ): Promise<CertificateResponse> {
+    let pollMs = FIRST_LEASE_POLL_MS;
+    for (;;) {
+      const state = await this.deps.states.findByHash(stateHash);
+      const now = this.now().getTime();
+      const verdict = checkBinding(state, { ...call, now });
+      if (verdict.kind === 'invalid' || !state) {
+        this.deps.log.warn(
+          {
+            vendor: call.vendor,
+            document: call.document,
+            reason: verdict.kind === 'invalid' ? verdict.reason : 'unknown-state',
+          },
+          'authentication state refused',
+        );
+        throw new AuthStateInvalid();
+      }
+      if (verdict.kind === 'reissue') return this.reissue(state.id);
+      const held = state.status === 'completing' && state.leaseUntil !== null && state.leaseUntil > now;
+      // An unexpired lease may still issue, even past the state's lifetime: wait for it rather than
+      // answer "expired" to a call whose duplicate is about to answer the document.
+      if (verdict.kind === 'expired' && !held) throw new AuthExpired();
+      if (verdict.kind === 'complete' && (await this.deps.states.claim(state.id, now, this.leaseFrom(now)))) {
+        return issue(state.id);
+      }
+      const joined = this.joinInFlight(stateHash, call, deadline);
+      if (joined) return joined;
+      const remainingMs = deadline - performance.now();
+      if (remainingMs <= 0) {
+        // Out of time: the document if it was issued just now, otherwise what a call meeting a held
+        // lease answered before duplicates waited.
+        const current = await this.deps.states.findByHash(stateHash);
+        if (current?.status === 'issued') return this.reissue(current.id);
+        throw new AuthPending();
+      }
+      this.waiting.onLease++;
+      try {
+        await sleep(Math.min(pollMs, remainingMs));
+      } finally {
+        this.waiting.onLease--;
+      }
+      pollMs = Math.min(pollMs * 2, MAX_LEASE_POLL_MS);
     }
-    if (verdict.kind === 'reissue') return this.reissue(state.id);
-    if (verdict.kind === 'expired') throw authExpired();
-    // One second call at a time per state; a concurrent duplicate retries later and then gets the
-    // issued document.
-    if (await this.deps.states.claim(state.id, call.now, leaseUntil)) return state.id;
-    const current = await this.deps.states.findByHash(state.stateHash);
-    if (current?.status === 'issued') return this.reissue(state.id);
-    throw authPending();
+  }
+
+  /**
+   * Runs the completion of a claimed state and lets duplicates in this process share its outcome
+   * (the same answer, or the same error) until it settles.
+   */
+  private inFlightUnder(
+    stateHash: string,
+    binding: AuthenticationBinding,
+    work: () => Promise<CertificateResponse>,
+  ): Promise<CertificateResponse> {
+    const result = work();
+    const entry: InFlightCompletion = { binding: bindingOf(binding), result };
+    this.inFlight.set(stateHash, entry);
+    const forget = () => {
+      if (this.inFlight.get(stateHash) === entry) this.inFlight.delete(stateHash);
+    };
+    result.then(forget, forget);
+    return result;
+  }
+
+  /**
+   * The outcome of the completion this process runs for the same state and binding, awaited until
+   * `deadline` (then AUTH_PENDING, as without the wait); undefined when there is none. A call with
+   * another binding is not joined: it goes on to be refused like any foreign state.
+   */
+  private joinInFlight(
+    stateHash: string,
+    call: AuthenticationBinding,
+    deadline: number,
+  ): Promise<CertificateResponse> | undefined {
+    const entry = this.inFlight.get(stateHash);
+    if (!entry || !sameBinding(entry.binding, call)) return undefined;
+    return this.awaitInFlight(entry.result, deadline);
+  }
+
+  private async awaitInFlight(result: Promise<CertificateResponse>, deadline: number): Promise<CertificateResponse> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new AuthPending()), Math.max(0, deadline - performance.now()));
+    });
+    this.waiting.inProcess++;
+    try {
+      return await Promise.race([result, timeout]);
+    } finally {
+      clearTimeout(timer);
+      this.waiting.inProcess--;
+    }
+  }
+
+  /**
+   * Second calls waiting right now for a concurrent duplicate of themselves: for one this process
+   * runs (`inProcess`), or for a lease another instance holds (`onLease`). For tests and metrics.
+   */
+  get waitingDuplicates(): { inProcess: number; onLease: number } {
+    return { ...this.waiting };
   }
 
   /** Completes at the vendor under the lease this call holds, stores the PDF and records the issuance. */
@@ -284,10 +406,7 @@ export class IssuanceService {
       );
       if (issued.pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
         this.deps.log.warn({ vendor: command.vendor, document: command.document }, 'vendor document is not a PDF');
-        throw new AppError(502, 'VENDOR_ERROR', `${command.vendor} answered a document that is not a PDF.`, {
-          vendor: command.vendor,
-          vendorCode: null,
-        });
+        throw new VendorError(command.vendor, null, `${command.vendor} answered a document that is not a PDF.`);
       }
       issuanceId = randomUUID();
       objectKey = certificateObjectKey(issuanceId);
@@ -340,7 +459,7 @@ export class IssuanceService {
   /** Answers an issued document with a fresh URL; a PDF removed by retention counts as expired. */
   private async reissue(stateId: string): Promise<CertificateResponse> {
     const issuance = await this.deps.issuances.findByAuthenticationState(stateId);
-    if (!issuance || issuance.deletedAt !== null || issuance.expiresAt <= this.now().getTime()) throw authExpired();
+    if (!issuance || issuance.deletedAt !== null || issuance.expiresAt <= this.now().getTime()) throw new AuthExpired();
     return this.answerWithUrl(issuance.objectKey);
   }
 

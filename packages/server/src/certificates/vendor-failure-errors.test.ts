@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STATUS_BY_KIND } from '../http/error-handler.js';
 import { VendorFailure, type VendorFailureKind } from '../vendors/vendor-client.js';
 import { errorForVendorFailure } from './vendor-failure-errors.js';
 
@@ -26,7 +27,7 @@ describe('errorForVendorFailure', () => {
       step,
       timeoutMs: 30_000,
     });
-    expect(error.statusCode).toBe(status);
+    expect(STATUS_BY_KIND[error.kind]).toBe(status);
     expect(error.code).toBe(code);
   });
 
@@ -37,7 +38,7 @@ describe('errorForVendorFailure', () => {
       timeoutMs: 1,
     });
     expect(error.details).toEqual({ retryable: true });
-    expect(error.headers['retry-after']).toBe('2');
+    expect(error.retryAfterSeconds).toBe(2);
   });
 
   it('VENDOR_REJECTED carries the vendor and its code', () => {

@@ -1,37 +1,24 @@
 import type { CertificateVendor } from '@ferry/contracts';
-import { AppError } from '../http/app-error.js';
+import type { DomainError } from '../errors/domain-error.js';
 import type { VendorFailure } from '../vendors/vendor-client.js';
-
-/** Seconds a client should wait before repeating a second call that met AUTH_PENDING. */
-export const AUTH_PENDING_RETRY_AFTER_SECONDS = 2;
-
-export const authPending = () =>
-  new AppError(
-    409,
-    'AUTH_PENDING',
-    'The user has not approved the authentication in the provider app yet. Approve it, then send the same request again.',
-    { retryable: true },
-    { 'retry-after': String(AUTH_PENDING_RETRY_AFTER_SECONDS) },
-  );
-
-export const authExpired = () =>
-  new AppError(410, 'AUTH_EXPIRED', 'The authentication has expired or was already used. Start again.', {
-    retryable: false,
-  });
-
-export const authStateInvalid = () =>
-  new AppError(403, 'AUTH_STATE_INVALID', 'This authentication does not belong to this request.');
+import {
+  AuthExpired,
+  AuthPending,
+  AuthStateInvalid,
+  VendorError,
+  VendorRejected,
+  VendorTimeout,
+} from './certificate-errors.js';
 
 /**
- * decisions §5 status codes for what a vendor answered. `step` matters: a "pending" or "expired"
- * answer to a first call makes no sense and is the vendor's fault.
+ * decisions §5: the domain error for what a vendor answered. `step` matters: a "pending" or
+ * "expired" answer to a first call makes no sense and is the vendor's fault.
  */
 export function errorForVendorFailure(
   failure: VendorFailure,
   context: { vendor: CertificateVendor; step: 'start' | 'complete'; timeoutMs: number },
-): AppError {
+): DomainError {
   const { vendor } = context;
-  const details = { vendor, vendorCode: failure.vendorCode };
   const kind =
     context.step === 'start' &&
     (failure.kind === 'pending' || failure.kind === 'expired' || failure.kind === 'state-invalid')
@@ -39,24 +26,16 @@ export function errorForVendorFailure(
       : failure.kind;
   switch (kind) {
     case 'pending':
-      return authPending();
+      return new AuthPending();
     case 'expired':
-      return authExpired();
+      return new AuthExpired();
     case 'state-invalid':
-      return authStateInvalid();
+      return new AuthStateInvalid();
     case 'rejected':
-      return new AppError(
-        422,
-        'VENDOR_REJECTED',
-        'The vendor refused the request: check the entered data, or the authentication was cancelled.',
-        details,
-      );
+      return new VendorRejected(vendor, failure.vendorCode);
     case 'timeout':
-      return new AppError(504, 'VENDOR_TIMEOUT', `${vendor} did not answer within ${context.timeoutMs} ms.`, {
-        vendor,
-        timeoutMs: context.timeoutMs,
-      });
+      return new VendorTimeout(vendor, context.timeoutMs);
     case 'unavailable':
-      return new AppError(502, 'VENDOR_ERROR', `${vendor} failed to answer properly. Try again later.`, details);
+      return new VendorError(vendor, failure.vendorCode);
   }
 }

@@ -10,7 +10,7 @@ import type {
 } from '@ferry/contracts';
 import { RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
 import type { VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
-import { signDevelopmentToken } from '@ferry/dev-tools';
+import { signDevelopmentToken, vendorASimulatorEnv, vendorBSimulatorEnv } from '@ferry/dev-tools';
 import { encryptIdentityPart } from '../../src/certificates/identity-crypto.js';
 import type { EngineName } from './engines.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
@@ -47,12 +47,30 @@ export const certificateEnv = (extra: Record<string, string> = {}): Record<strin
   ...extra,
 });
 
+export interface CertificateTestServerOptions extends TestServerOptions {
+  /**
+   * Simulators the test runs itself, which the server reaches as configured vendor accounts
+   * instead of starting its own: several servers then talk to the same vendors (scale-out tests).
+   */
+  vendors?: { VENDOR_A: VendorASimulator; VENDOR_B: VendorBSimulator };
+}
+
 export async function startCertificateServer(
   engine: EngineName,
-  options: TestServerOptions = {},
+  options: CertificateTestServerOptions = {},
 ): Promise<CertificateTestServer> {
-  const server = await startTestServer(engine, { ...options, env: certificateEnv(options.env) });
-  const simulators = server.app.certificates.simulators;
+  const { vendors, ...serverOptions } = options;
+  const vendorEnv = vendors
+    ? {
+        ...vendorASimulatorEnv(vendors.VENDOR_A.url, vendors.VENDOR_A.account),
+        ...vendorBSimulatorEnv(vendors.VENDOR_B.url, vendors.VENDOR_B.account),
+      }
+    : {};
+  const server = await startTestServer(engine, {
+    ...serverOptions,
+    env: certificateEnv({ ...vendorEnv, ...options.env }),
+  });
+  const simulators = vendors ?? server.app.certificates.simulators;
   if (!simulators.VENDOR_A || !simulators.VENDOR_B) throw new Error('expected both vendor simulators');
   const sims = { VENDOR_A: simulators.VENDOR_A, VENDOR_B: simulators.VENDOR_B };
   return {

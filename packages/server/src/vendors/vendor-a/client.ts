@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ProviderCode } from '@ferry/contracts';
+import { hasControlCharacters, type ProviderCode } from '@ferry/contracts';
 import {
   encryptForVendorA,
   VENDOR_A_HEADERS,
@@ -43,7 +43,13 @@ export class VendorAClient implements VendorClient {
 
   async startAuthentication(request: VendorIssuanceRequest, options: VendorCallOptions): Promise<VendorAuthState> {
     const data = await this.call(request, { step: 'init' }, options);
-    if (typeof data.stepData !== 'string' || data.stepData.length === 0 || data.stepData.length > 4096) {
+    // The client sends stepData back as it got it, and the request schema refuses control characters.
+    if (
+      typeof data.stepData !== 'string' ||
+      data.stepData.length === 0 ||
+      data.stepData.length > 4096 ||
+      hasControlCharacters(data.stepData)
+    ) {
       throw new VendorFailure('unavailable', null, 'The vendor answered without authentication data.');
     }
     return { vendor: 'VENDOR_A', stepData: data.stepData };
