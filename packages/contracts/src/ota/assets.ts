@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { Channel } from './channel.js';
+import { oneLine } from './ota-text.js';
 import { AssetHash } from './release.js';
 import { RuntimeVersion } from './runtime-version.js';
 
-/** A MIME type such as `application/javascript` or `image/png`, optionally with parameters. */
-export const ContentType = z
-  .string()
+/**
+ * A MIME type such as `application/javascript` or `image/png`, optionally with parameters. One
+ * line: it becomes a header of the upload (`\s` in the pattern would let a line break through).
+ */
+export const ContentType = oneLine()
   .max(255)
   .regex(/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;[\x20-\x7e]*)?$/, 'contentType must be a MIME type');
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { hasControlCharacters } from '../text.js';
 import { Channel } from './channel.js';
+import { hasLoneSurrogate, oneLine, WELL_FORMED } from './ota-text.js';
 import { Platform } from './platform.js';
 import { RuntimeVersion } from './runtime-version.js';
 import { UpdatePolicySchema } from './update-policy-schema.js';
@@ -9,14 +11,25 @@ export const AssetHash = z
   .string()
   .regex(/^[A-Za-z0-9_-]{43}$/, 'hash must be the unpadded base64url SHA-256 of the file (43 characters)');
 
-const shortText = (max: number) => z.string().max(max);
+/**
+ * Request text is one line of well-formed Unicode (no control character, no lone surrogate):
+ * PostgreSQL refuses both in text and JSONB, so they must be refused as a 400 before they reach a
+ * query. Schemas of answers keep plain strings, so a record an earlier version stored still reads back.
+ */
+const shortLine = (max: number) => oneLine().max(max);
+const NO_CONTROL_CHARACTERS = { message: 'must not contain control characters' };
 
 /** A launch asset or asset as a release stores it. Only url and hash are required by the spec. */
 export const ReleaseAsset = z.object({
-  url: z.url({ protocol: /^https?$/ }).max(2048),
+  // zod's URL check drops tab and line breaks (as URL parsing does) but keeps other controls.
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS)
+    .refine((value) => !hasLoneSurrogate(value), WELL_FORMED),
   hash: AssetHash,
-  key: shortText(255).optional(),
-  contentType: shortText(255).optional(),
+  key: shortLine(255).optional(),
+  contentType: shortLine(255).optional(),
   fileExtension: z
     .string()
     .regex(/^\.[A-Za-z0-9]{1,32}$/, 'fileExtension must start with a dot')
@@ -24,20 +37,76 @@ export const ReleaseAsset = z.object({
 });
 export type ReleaseAsset = z.infer<typeof ReleaseAsset>;
 
-/** Who published, from where: free-form but bounded. */
-export const ReleaseMetadataInput = z
-  .object({
-    commit: shortText(255).optional(),
-    branch: shortText(255).optional(),
-    actor: shortText(255).optional(),
-    runId: shortText(255).optional(),
-  })
-  .strict();
+/** Who published, from where: free-form but bounded. `text` is oneLine for requests. */
+const metadataFields = (text: () => z.ZodString) => ({
+  commit: text().max(255).optional(),
+  branch: text().max(255).optional(),
+  actor: text().max(255).optional(),
+  runId: text().max(255).optional(),
+});
+export const ReleaseMetadataInput = z.object(metadataFields(oneLine)).strict();
 
-export const Fingerprint = z.string().min(1).max(255);
+/** The fingerprint a publisher sends: one line. */
+export const Fingerprint = oneLine().min(1).max(255);
+/** A fingerprint in an answer: whatever was stored. */
+const StoredFingerprint = z.string().min(1).max(255);
+
+/** Deeper than any app config; bounds the walk below and the JSON the release is stored as. */
+export const OTA_CONFIG_MAX_DEPTH = 32;
+/** A body full of bad strings gets the first few named, not an answer larger than itself. */
+const OTA_CONFIG_MAX_ISSUES = 10;
+
+/**
+ * Walks a JSON value without recursion (a hostile body may nest deeply): keys must be one line,
+ * string values may keep tab and line breaks (a description), neither may hold a lone surrogate,
+ * numbers are finite, and nesting is bounded (JSON.stringify and PostgreSQL's JSONB parser recurse).
+ */
+function checkConfigTree(root: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const pending: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: root, path: [] }];
+  let issues = 0;
+  const addIssue = (path: PropertyKey[], message: string) => {
+    issues++;
+    ctx.addIssue({ code: 'custom', path, message });
+  };
+  for (let next = pending.pop(); next !== undefined && issues < OTA_CONFIG_MAX_ISSUES; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value === 'string') {
+      if (hasControlCharacters(value, true)) {
+        addIssue(path, 'must not contain control characters other than tab and line breaks');
+      } else if (hasLoneSurrogate(value)) {
+        addIssue(path, WELL_FORMED.message);
+      }
+      continue;
+    }
+    // 1e999 is JSON text but no JSON value: it would parse to Infinity and be stored as null.
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      addIssue(path, 'must be a finite number');
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (path.length >= OTA_CONFIG_MAX_DEPTH) {
+      addIssue(path, `must not nest deeper than ${OTA_CONFIG_MAX_DEPTH} levels`);
+      continue;
+    }
+    const entries: Array<[PropertyKey, unknown]> = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    for (const [key, item] of entries) {
+      if (typeof key === 'string' && (hasControlCharacters(key) || hasLoneSurrogate(key))) {
+        // The path names the key escaped, so the answer does not carry the character itself.
+        addIssue(
+          [...path, JSON.stringify(key).slice(1, -1)],
+          'keys must not contain control characters or lone surrogates',
+        );
+        continue;
+      }
+      pending.push({ value: item, path: [...path, key] });
+    }
+  }
+}
 
 /** The public app config; served as extra.<ns>Client. */
-export const OtaConfig = z.record(z.string(), z.unknown());
+export const OtaConfig = z.record(z.string(), z.unknown()).superRefine(checkConfigTree);
 
 export const ReleasePayload = z
   .object({
@@ -57,10 +126,13 @@ export type ReleasePayload = z.infer<typeof ReleasePayload>;
 export type ReleasePayloadInput = z.input<typeof ReleasePayload>;
 
 /** metadata as stored: the publisher's metadata plus the fingerprint that becomes the next baseline. */
-export const ReleaseMetadata = ReleaseMetadataInput.extend({
-  fingerprint: Fingerprint.nullish(),
-  rolledBackFrom: z.uuid().optional(),
-});
+export const ReleaseMetadata = z
+  .object({
+    ...metadataFields(z.string),
+    fingerprint: StoredFingerprint.nullish(),
+    rolledBackFrom: z.uuid().optional(),
+  })
+  .strict();
 export type ReleaseMetadata = z.infer<typeof ReleaseMetadata>;
 
 export const Release = z.object({
@@ -85,7 +157,7 @@ export const ReleaseSummary = z.object({
   runtimeVersion: RuntimeVersion,
   createdAt: z.iso.datetime(),
   updatePolicy: UpdatePolicySchema.nullable(),
-  fingerprint: Fingerprint.nullable(),
+  fingerprint: StoredFingerprint.nullable(),
 });
 export type ReleaseSummary = z.infer<typeof ReleaseSummary>;
 
@@ -99,7 +171,7 @@ export type Track = z.infer<typeof Track>;
 /** channel defaults to production: the baseline is the production record the gate compares with. */
 export const BaselineQuery = Track.extend({ channel: Channel.default('production') });
 export const BaselineResponse = z.object({
-  fingerprint: Fingerprint.nullable(),
+  fingerprint: StoredFingerprint.nullable(),
   releaseId: z.uuid(),
   createdAt: z.iso.datetime(),
 });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { oneLine } from './ota-text.js';
 import { ReleaseSummary, Track } from './release.js';
 
-const who = z.string().min(1).max(255);
+/** One line: recorded in the audit event and the new record's metadata. */
+const who = oneLine().min(1).max(255);
 
 /**
  * POST /api/updates/rollback. Republishes an earlier release of the track as a new record (the
