@@ -3,13 +3,15 @@
 const path = require('node:path');
 
 const preset = require('@react-native/jest-preset');
+const { HANG_GUARD_MS } = require('../../test/support/hang-guard.cjs');
 
 module.exports = {
   preset: '@react-native/jest-preset',
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/components/**/*.test.tsx'],
-  // A cold transform cache on a busy machine can make a first test slow; no test depends on speed.
-  testTimeout: 30_000,
+  // A hang guard, not a speed requirement (test/support/hang-guard.cjs): a cold transform cache on a
+  // busy machine makes a first test slow, never failing.
+  testTimeout: HANG_GUARD_MS,
   transform: {
     ...preset.transform,
     '^.+\\.(js|ts|tsx)$': ['babel-jest', { configFile: path.join(__dirname, 'babel.config.cjs') }],

@@ -4,7 +4,8 @@
  * it with plain `node` and production dependencies only, as the image's CMD does.
  *
  * Slow (packs three packages and installs the server's production dependencies, compiling
- * better-sqlite3): the timeouts only bound a hang; every wait is on readiness.
+ * better-sqlite3): every wait is on a process's end or on readiness; the only limits are the hang
+ * guards of test/support/hang-guard.cjs (the build's hook gets the slow one).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,8 +22,8 @@ import {
   start,
   waitUntilReady,
 } from '../e2e/support/sandbox.js';
+import { SLOW_HANG_GUARD_MS } from '../support/hang-guard.cjs';
 
-const MINUTE = 60_000;
 const DEV_ONLY = ['typescript', 'tsx', 'vitest', 'vite', 'esbuild', 'jest', 'playwright', 'verdaccio', 'tsdown'];
 const isDevOnly = (name: string) =>
   DEV_ONLY.includes(name) ||
@@ -50,7 +51,7 @@ async function startBundle(env: Record<string, string>) {
     env: serverEnv({ HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }),
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilReady(`${url}/readyz`, server.exited, server.output, 2 * MINUTE);
+  await waitUntilReady(`${url}/readyz`, server.exited, server.output);
   return { url, server };
 }
 
@@ -58,9 +59,8 @@ beforeAll(async () => {
   await runOk('bash', [path.join(REPO_ROOT, 'scripts', 'build-server-bundle.sh'), bundle], {
     cwd: work,
     env: cleanEnv(),
-    timeoutMs: 15 * MINUTE,
   });
-}, 16 * MINUTE);
+}, SLOW_HANG_GUARD_MS);
 
 afterAll(() => {
   killAll();
@@ -85,51 +85,43 @@ describe('scripts/build-server-bundle.sh', () => {
     expect(result.stdout.trim()).toBe(version);
   });
 
-  it(
-    'starts in production with the OTA variables alone, serves, and exits 0 on SIGTERM',
-    async () => {
-      const keys = path.join(work, 'keys');
-      fs.mkdirSync(keys);
-      const signing = generateSigningKey('Ferry bundle test');
-      fs.writeFileSync(path.join(keys, 'private-key.pem'), signing.privateKeyPem);
-      fs.writeFileSync(path.join(keys, 'certificate.pem'), signing.certificatePem);
-      const { url, server } = await startBundle({
-        NODE_ENV: 'production',
-        FERRY_AREAS: 'ota',
-        DATA_DIR: path.join(work, 'production-data'),
-        OTA_RELEASE_TOKEN: 'bundle-test-release-token-0123456789',
-        OTA_SIGNING_KEY_PATH: path.join(keys, 'private-key.pem'),
-        OTA_SIGNING_CERT_PATH: path.join(keys, 'certificate.pem'),
-        OBJECT_URL_SIGNING_SECRET: 'bundle-test-object-url-secret-0123456789',
-      });
-      expect(server.output()).toContain('areas: ota on, certificates off');
+  it('starts in production with the OTA variables alone, serves, and exits 0 on SIGTERM', async () => {
+    const keys = path.join(work, 'keys');
+    fs.mkdirSync(keys);
+    const signing = generateSigningKey('Ferry bundle test');
+    fs.writeFileSync(path.join(keys, 'private-key.pem'), signing.privateKeyPem);
+    fs.writeFileSync(path.join(keys, 'certificate.pem'), signing.certificatePem);
+    const { url, server } = await startBundle({
+      NODE_ENV: 'production',
+      FERRY_AREAS: 'ota',
+      DATA_DIR: path.join(work, 'production-data'),
+      OTA_RELEASE_TOKEN: 'bundle-test-release-token-0123456789',
+      OTA_SIGNING_KEY_PATH: path.join(keys, 'private-key.pem'),
+      OTA_SIGNING_CERT_PATH: path.join(keys, 'certificate.pem'),
+      OBJECT_URL_SIGNING_SECRET: 'bundle-test-object-url-secret-0123456789',
+    });
+    expect(server.output()).toContain('areas: ota on, certificates off');
 
-      const baseline = await fetch(
-        `${url}/api/updates/baseline-fingerprint?channel=production&platform=ios&runtimeVersion=1.0.0(1)`,
-      );
-      // The OTA routes are on: no release yet on this track (not "no route").
-      expect(baseline.status).toBe(404);
-      expect(await baseline.json()).toMatchObject({ error: { details: { platform: 'ios' } } });
-      const certificate = await fetch(`${url}/v2/user/certificate/resident-certificate`, { method: 'POST' });
-      expect(certificate.status).toBe(404);
-      expect(await certificate.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    const baseline = await fetch(
+      `${url}/api/updates/baseline-fingerprint?channel=production&platform=ios&runtimeVersion=1.0.0(1)`,
+    );
+    // The OTA routes are on: no release yet on this track (not "no route").
+    expect(baseline.status).toBe(404);
+    expect(await baseline.json()).toMatchObject({ error: { details: { platform: 'ios' } } });
+    const certificate = await fetch(`${url}/v2/user/certificate/resident-certificate`, { method: 'POST' });
+    expect(certificate.status).toBe(404);
+    expect(await certificate.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
 
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-    },
-    3 * MINUTE,
-  );
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
 
-  it(
-    'starts in development on its embedded defaults and serves the web funnel it carries',
-    async () => {
-      const { url, server } = await startBundle({ DATA_DIR: path.join(work, 'development-data') });
-      const page = await fetch(`${url}/`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain('<div id="root">');
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-    },
-    3 * MINUTE,
-  );
+  it('starts in development on its embedded defaults and serves the web funnel it carries', async () => {
+    const { url, server } = await startBundle({ DATA_DIR: path.join(work, 'development-data') });
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
 });

@@ -30,6 +30,7 @@ import {
   fetchManifestLikeExpo,
 } from '../../packages/server/test/support/expo-client.js';
 import { type LocalRegistry, REPO_ROOT, startLocalRegistry } from '../../scripts/local-registry.js';
+import { HANG_GUARD_MS, SLOW_HANG_GUARD_MS } from '../support/hang-guard.cjs';
 import {
   cleanEnv,
   dependencyClosure,
@@ -49,7 +50,6 @@ import {
 
 const PLATFORMS = ['ios', 'android'] as const;
 type Platform = (typeof PLATFORMS)[number];
-const MINUTE = 60_000;
 const APP_NAME = 'ferry-registry-e2e';
 const APP_VERSION = '1.0.0';
 const IOS_BUILD_NUMBER = '1';
@@ -261,7 +261,7 @@ async function main(): Promise<void> {
 
   const started = performance.now();
   const sh = (command: string, args: string[], cwd: string, options: Partial<RunOptions> = {}) =>
-    runOk(command, args, { cwd, echo: true, timeoutMs: 20 * MINUTE, ...options });
+    runOk(command, args, { cwd, echo: true, timeoutMs: SLOW_HANG_GUARD_MS, ...options });
   const npm = (cwd: string, ...args: string[]) => sh('npm', [...args, '--no-audit', '--no-fund'], cwd);
   const gitEnv = cleanEnv({
     GIT_AUTHOR_NAME: 'Ferry e2e',
@@ -269,7 +269,7 @@ async function main(): Promise<void> {
     GIT_COMMITTER_NAME: 'Ferry e2e',
     GIT_COMMITTER_EMAIL: 'e2e@example.com',
   });
-  const git = (...args: string[]) => runOk('git', args, { cwd: app, env: gitEnv, timeoutMs: 2 * MINUTE });
+  const git = (...args: string[]) => runOk('git', args, { cwd: app, env: gitEnv, timeoutMs: HANG_GUARD_MS });
 
   try {
     registry = await phase('start the local registry', () => startLocalRegistry());
@@ -331,7 +331,7 @@ async function main(): Promise<void> {
     await phase('install @ferry/server in its own folder', async () => {
       scopedProject(serverDir, registryUrl, { allowScripts: { 'better-sqlite3': true } });
       await npm(serverDir, 'install', '@ferry/server');
-      const version = await runOk('npx', ['ferry-server', '--version'], { cwd: serverDir, timeoutMs: MINUTE });
+      const version = await runOk('npx', ['ferry-server', '--version'], { cwd: serverDir, timeoutMs: HANG_GUARD_MS });
       const expected = readJson<PackageManifest>(path.join(REPO_ROOT, 'packages/server/package.json')).version;
       check(version.stdout.trim() === expected, `ferry-server --version prints ${expected}`);
     });
@@ -370,7 +370,7 @@ async function main(): Promise<void> {
       EXPO_NO_TELEMETRY: '1',
     });
     const ferry = (...args: string[]) =>
-      run('npx', ['ferry', ...args], { cwd: app, env: ciEnv, echo: true, timeoutMs: 30 * MINUTE });
+      run('npx', ['ferry', ...args], { cwd: app, env: ciEnv, echo: true, timeoutMs: SLOW_HANG_GUARD_MS });
 
     const first = await phase('CI=true npx ferry publish --channel production (expo export, both platforms)', () =>
       ferry('publish', '--channel', 'production'),

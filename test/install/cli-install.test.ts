@@ -9,7 +9,9 @@
  * - `@ferry/certificate-flow` and `@ferry/contracts` load on plain Node (built JavaScript, no
  *   TypeScript sources behind their exports).
  *
- * Slow (a registry, a publish of every package, two installs): the timeouts only bound a hang.
+ * Slow (a registry, a publish of every package, two installs): every wait is on a process's end; the
+ * only limits are the hang guards of test/support/hang-guard.cjs (the hooks that install get the slow
+ * one), and afterAll ends whatever a hung step left running.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,8 +28,8 @@ import {
   runOk,
   scopedProject,
 } from '../e2e/support/sandbox.js';
+import { SLOW_HANG_GUARD_MS } from '../support/hang-guard.cjs';
 
-const MINUTE = 60_000;
 const FORBIDDEN = ['fastify', 'pg', 'better-sqlite3', 'typescript', 'tsx', 'esbuild'];
 const isForbidden = (name: string) => FORBIDDEN.includes(name) || name.startsWith('@aws-sdk/');
 
@@ -44,95 +46,68 @@ const tempDir = (prefix: string) => {
 };
 
 const npmInstall = (dir: string, args: string[]) =>
-  runOk('npm', ['install', '--no-audit', '--no-fund', ...args], { cwd: dir, timeoutMs: 10 * MINUTE });
+  runOk('npm', ['install', '--no-audit', '--no-fund', ...args], { cwd: dir });
 
 beforeAll(async () => {
   registry = await startLocalRegistry();
   registry.publishAll();
-}, 10 * MINUTE);
+}, SLOW_HANG_GUARD_MS);
 
 afterAll(async () => {
   killAll();
   await registry?.stop();
   for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
-}, 2 * MINUTE);
+});
 
 describe('@ferry/cli installed alone from the registry', () => {
   let app = '';
-  const ferry = (...args: string[]) => run('npx', ['ferry', ...args], { cwd: app, timeoutMs: 2 * MINUTE });
+  const ferry = (...args: string[]) => run('npx', ['ferry', ...args], { cwd: app });
 
   beforeAll(async () => {
     app = path.join(tempDir('ferry-cli-install-'), 'app');
     scopedProject(app, registry!.url);
     await npmInstall(app, ['--save-dev', '@ferry/cli']);
-  }, 10 * MINUTE);
+  }, SLOW_HANG_GUARD_MS);
 
-  it(
-    'brings in no server dependency and no compiler, anywhere in its tree',
-    () => {
-      const packages = installedPackages(app);
-      expect(packages.some((found) => found.name === '@ferry/cli')).toBe(true);
-      const offenders = packages
-        .filter((found) => isForbidden(found.name))
-        .map((found) => `${found.name}@${found.version} at ${path.relative(app, found.dir)}`);
-      expect(offenders).toEqual([]);
-      // @ferry/dev-tools stays out unless a team installs it.
-      expect(packages.filter((found) => found.name === '@ferry/dev-tools' || found.name === '@ferry/server')).toEqual(
-        [],
-      );
+  it('brings in no server dependency and no compiler, anywhere in its tree', () => {
+    const packages = installedPackages(app);
+    expect(packages.some((found) => found.name === '@ferry/cli')).toBe(true);
+    const offenders = packages
+      .filter((found) => isForbidden(found.name))
+      .map((found) => `${found.name}@${found.version} at ${path.relative(app, found.dir)}`);
+    expect(offenders).toEqual([]);
+    // @ferry/dev-tools stays out unless a team installs it.
+    expect(packages.filter((found) => found.name === '@ferry/dev-tools' || found.name === '@ferry/server')).toEqual([]);
 
-      const usage = diskUsage([path.join(app, 'node_modules')]);
-      console.log(
-        `installed @ferry/cli: ${packages.length} packages, ${(usage.bytes / 1e6).toFixed(1)} MB on disk (${mib(usage.apparentBytes)} in ${usage.files} files)`,
-      );
-    },
-    MINUTE,
-  );
+    const usage = diskUsage([path.join(app, 'node_modules')]);
+    console.log(
+      `installed @ferry/cli: ${packages.length} packages, ${(usage.bytes / 1e6).toFixed(1)} MB on disk (${mib(usage.apparentBytes)} in ${usage.files} files)`,
+    );
+  });
 
-  it(
-    'ferry --version prints the package version',
-    async () => {
-      const result = await ferry('--version');
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout.trim()).toBe(packageVersion('cli'));
-    },
-    3 * MINUTE,
-  );
+  it('ferry --version prints the package version', async () => {
+    const result = await ferry('--version');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe(packageVersion('cli'));
+  });
 
-  it(
-    'ferry --help lists the commands',
-    async () => {
-      const result = await ferry('--help');
-      expect(result.code, result.stderr).toBe(0);
-      for (const command of [
-        'publish',
-        'releases',
-        'rollback',
-        'gate',
-        'native-affected',
-        'bump',
-        'keys',
-        'dev-token',
-      ]) {
-        expect(result.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
-      }
-    },
-    3 * MINUTE,
-  );
+  it('ferry --help lists the commands', async () => {
+    const result = await ferry('--help');
+    expect(result.code, result.stderr).toBe(0);
+    for (const command of ['publish', 'releases', 'rollback', 'gate', 'native-affected', 'bump', 'keys', 'dev-token']) {
+      expect(result.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    }
+  });
 
-  it(
-    'ferry dev-token without @ferry/dev-tools fails with a message naming it',
-    async () => {
-      const result = await ferry('dev-token', '--user', 'someone');
-      expect(result.code).toBe(1);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^ferry: ferry dev-token needs @ferry\/dev-tools\b/m);
-      expect(result.stderr).toContain('npm install --save-dev @ferry/dev-tools');
-      // A message, not a crash.
-      expect(result.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|\n\s+at /);
-    },
-    3 * MINUTE,
-  );
+  it('ferry dev-token without @ferry/dev-tools fails with a message naming it', async () => {
+    const result = await ferry('dev-token', '--user', 'someone');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^ferry: ferry dev-token needs @ferry\/dev-tools\b/m);
+    expect(result.stderr).toContain('npm install --save-dev @ferry/dev-tools');
+    // A message, not a crash.
+    expect(result.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|\n\s+at /);
+  });
 });
 
 describe('@ferry/certificate-flow and @ferry/contracts on plain Node', () => {
@@ -142,7 +117,7 @@ describe('@ferry/certificate-flow and @ferry/contracts on plain Node', () => {
     app = path.join(tempDir('ferry-lib-install-'), 'app');
     scopedProject(app, registry!.url, { type: 'module' });
     await npmInstall(app, ['@ferry/certificate-flow', '@ferry/contracts']);
-  }, 10 * MINUTE);
+  }, SLOW_HANG_GUARD_MS);
 
   it.each([
     ['@ferry/contracts', ['@ferry/contracts', '@ferry/contracts/update-policy', '@ferry/contracts/vendors']],
@@ -151,10 +126,8 @@ describe('@ferry/certificate-flow and @ferry/contracts on plain Node', () => {
       // ./react needs the optional peer react, which a plain Node consumer does not have.
       ['@ferry/certificate-flow', '@ferry/certificate-flow/webcrypto', '@ferry/certificate-flow/pure-js'],
     ],
-  ])(
-    '%s and its subpaths import with node --input-type=module',
-    async (_name, specifiers) => {
-      const script = `
+  ])('%s and its subpaths import with node --input-type=module', async (_name, specifiers) => {
+    const script = `
       const specifiers = ${JSON.stringify(specifiers)};
       for (const specifier of specifiers) {
         const module = await import(specifier);
@@ -163,15 +136,12 @@ describe('@ferry/certificate-flow and @ferry/contracts on plain Node', () => {
         console.log(specifier + ': ' + names.length + ' exports');
       }
     `;
-      const result = await run('node', ['--input-type=module', '-e', script], {
-        cwd: app,
-        env: cleanEnv(),
-        timeoutMs: MINUTE,
-      });
-      expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
-      expect(result.code, result.stderr).toBe(0);
-      for (const specifier of specifiers) expect(result.stdout).toContain(`${specifier}: `);
-    },
-    2 * MINUTE,
-  );
+    const result = await run('node', ['--input-type=module', '-e', script], {
+      cwd: app,
+      env: cleanEnv(),
+    });
+    expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
+    expect(result.code, result.stderr).toBe(0);
+    for (const specifier of specifiers) expect(result.stdout).toContain(`${specifier}: `);
+  });
 });

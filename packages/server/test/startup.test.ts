@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inFlightRequest } from './support/in-flight-request.js';
-import { releasePayload } from './support/releases.js';
+import { releasePayload, storeAssets } from './support/releases.js';
 import { type SpawnedServer, spawnServer as spawn } from './support/spawn-server.js';
+import type { TestServer } from './support/test-server.js';
 
 const tempDirs: string[] = [];
 const tempDir = () => {
@@ -68,6 +69,14 @@ describe('npm start (the real entry point)', () => {
     const server = spawnServer({ DATA_DIR: dataDir });
     const url = new URL(await server.listening);
     const token = fs.readFileSync(path.join(dataDir, 'dev/release-token'), 'utf8').trim();
+    // The release endpoint refuses assets that are not stored: upload them first, as `ferry publish` does.
+    const payload = releasePayload();
+    const authed: TestServer['authed'] = (route, init = {}) =>
+      fetch(new URL(route, url), {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+      });
+    await storeAssets({ authed } as TestServer, payload);
     // A request whose body is still arriving when the signal comes: it must complete, not be cut.
     const release = inFlightRequest(
       {
@@ -77,12 +86,14 @@ describe('npm start (the real entry point)', () => {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       },
-      Buffer.from(JSON.stringify(releasePayload())),
+      Buffer.from(JSON.stringify(payload)),
       10,
+      { announce: true },
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The server has read the request head (it answered 100 Continue): the request is in flight.
+    await release.received;
     server.child.kill('SIGTERM');
-    await expect.poll(() => server.output(), { timeout: 5000 }).toMatch(/shutting down/);
+    await server.waitForOutput(/shutting down/);
     release.finish();
     expect(await release.status).toBe(201);
     expect(await server.exited).toBe(0);

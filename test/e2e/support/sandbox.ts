@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { HANG_GUARD_MS } from '../../support/hang-guard.cjs';
 
 export interface Run {
   code: number;
@@ -168,14 +169,15 @@ export async function runOk(command: string, args: string[], options: RunOptions
 export { freePort } from '../../../scripts/free-port.js';
 
 /**
- * Polls `url` until it answers 2xx. Rejects as soon as `exited` settles (the process died) or
- * after `timeoutMs` (a bound on a hang, not an expected wait).
+ * Polls `url` until it answers 2xx: readiness as the server itself reports it. Rejects as soon as
+ * `exited` settles (the process died) or after `timeoutMs`, the hang guard (test/support/hang-guard.cjs):
+ * a bound on a hang, not an expected wait.
  */
 export async function waitUntilReady(
   url: string,
   exited: Promise<unknown>,
   describe: () => string,
-  timeoutMs = 120_000,
+  timeoutMs = HANG_GUARD_MS,
 ): Promise<void> {
   let done = false;
   const died = exited.then(() => {
@@ -185,6 +187,7 @@ export async function waitUntilReady(
     const deadline = Date.now() + timeoutMs;
     while (!done) {
       try {
+        // A stalled attempt is abandoned and retried; it never fails the wait.
         const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
         if (response.ok) return;
       } catch {

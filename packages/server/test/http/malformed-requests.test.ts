@@ -51,7 +51,9 @@ describe('requests the HTTP parser or the router refuses', () => {
     expect(get.status).toBeGreaterThanOrEqual(400);
     expect(get.status).toBeLessThan(500);
     const body = await get.json();
-    expect(body).toEqual({ error: { code: expect.any(String), message: expect.any(String), details: expect.any(Object) } });
+    expect(body).toEqual({
+      error: { code: expect.any(String), message: expect.any(String), details: expect.any(Object) },
+    });
     const head = split(
       await exchange(server, Buffer.from('HEAD /objects/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')),
     );
@@ -63,7 +65,9 @@ describe('requests the HTTP parser or the router refuses', () => {
     // Two requests on one connection: an unknown route (404), then a valid one.
     const response = await exchange(
       server,
-      Buffer.from('HEAD /nowhere HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      Buffer.from(
+        'HEAD /nowhere HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      ),
     );
     const [first, second] = response.split(/(?=HTTP\/1\.1 )/);
     expect(first).toMatch(/^HTTP\/1\.1 404 /);

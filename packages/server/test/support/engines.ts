@@ -4,13 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe } from 'vitest';
+import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import type { Config } from '../../src/config/config.js';
 
 /** The server every PostgreSQL test database is created on; override with TEST_POSTGRES_URL. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function probePostgres(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  // Only a hang ends the wait: a refused connection fails at once, and a slow machine must not turn a
+  // reachable server into skipped suites (or, in CI, a failure).
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: HANG_GUARD_MS });
   try {
     await client.connect();
     await client.query('select 1');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe } from 'vitest';
+import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import type { Config } from '../../src/config/config.js';
 
 /** The Redis the shared rate-limit suites use; override with TEST_REDIS_URL. */
@@ -9,7 +10,9 @@ export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 const quietClient = () =>
   new Redis(REDIS_TEST_URL, {
     lazyConnect: true,
-    connectTimeout: 3000,
+    // Only a hang ends the wait (a refused connection fails at once): a slow machine must not turn a
+    // reachable Redis into skipped suites (or, in CI, a failure).
+    connectTimeout: HANG_GUARD_MS,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,

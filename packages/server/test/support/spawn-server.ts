@@ -9,8 +9,15 @@ const builtBin = path.join(repoRoot, 'packages/server/bin/ferry-server.js');
 export interface SpawnedServer {
   child: ChildProcessWithoutNullStreams;
   output: () => string;
+  /**
+   * Resolves once the output matches `pattern` (at once if it already does), or rejects with
+   * everything printed if the process exits first. An event wait with no deadline of its own: the
+   * test's hang guard bounds it.
+   */
+  waitForOutput(pattern: RegExp): Promise<void>;
   /** Resolves with the listening URL, or rejects with everything printed if the process exits first. */
   listening: Promise<string>;
+  /** The exit code, once the process has exited and everything it printed has been read. */
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -26,10 +33,14 @@ export function spawnServer(env: Record<string, string>, options: { built?: bool
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', ...env },
   });
   let out = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // On 'close', not 'exit': 'exit' may come before the last output has been read, and a test that
+  // checks what a failed start printed must see all of it, however busy the machine.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const waiters = new Set<() => void>();
   const listening = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
+      for (const check of waiters) check();
       // The vendor simulators log their own "Server listening" lines, tagged with `simulator`.
       for (const line of out.split('\n')) {
         if (!line.startsWith('{') || line.includes('"simulator"')) continue;
@@ -42,9 +53,24 @@ export function spawnServer(env: Record<string, string>, options: { built?: bool
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
   });
   listening.catch(() => {});
+  const waitForOutput = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (out.search(pattern) === -1) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+      void exited.then(() => {
+        if (!waiters.delete(check)) return;
+        reject(new Error(`server exited before printing ${pattern}:\n${out}`));
+      });
+    });
   return {
     child,
     output: () => out,
+    waitForOutput,
     listening,
     exited,
     stop: async (signal = 'SIGTERM') => {

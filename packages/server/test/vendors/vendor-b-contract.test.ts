@@ -204,10 +204,14 @@ describe('VENDOR_B client ↔ simulator', async () => {
       // A token first, so the fault hits the product call.
       await client.startAuthentication(vendorRequest('resident-certificate'), deadline());
       expect((await control(url, '/faults', { fault })).status).toBe(200);
-      const started = Date.now();
-      const failure = await failureOf(client.startAuthentication(vendorRequest('resident-certificate'), deadline(300)));
+      // A short deadline only where the fault is about the deadline: the faults that answer at once
+      // must come back as they are however slow the machine, not as a timeout.
+      const limit = kind === 'timeout' ? deadline(300) : deadline();
+      const failure = await failureOf(client.startAuthentication(vendorRequest('resident-certificate'), limit));
       expect(failure.kind).toBe(kind);
-      if (kind === 'timeout') expect(Date.now() - started).toBeLessThan(3000);
+      // The client gave up because the caller's deadline passed (the vendor never answered in time),
+      // not through some limit of its own.
+      if (kind === 'timeout') expect(limit.signal.aborted).toBe(true);
       expect((await client.startAuthentication(vendorRequest('resident-certificate'), deadline())).vendor).toBe(
         'VENDOR_B',
       );
