@@ -18,6 +18,7 @@ describe('intro validation', () => {
     ['front month 13', { front: '901301' }, 'front'],
     ['front day 32', { front: '900132' }, 'front'],
     ['front 31 April', { front: '900431' }, 'front'],
+    ['front 29 February of a year that is never a leap year', { front: '010229' }, 'front'],
     ['back too short', { back: '123456' }, 'back'],
     ['back too long', { back: '12345678' }, 'back'],
     ['back with a space', { back: '123 567' }, 'back'],
@@ -31,8 +32,10 @@ describe('intro validation', () => {
     expect(errors[field as keyof IntroInput]).toMatch(/\.$/);
   });
 
-  it('accepts 29 February (the century is in the back part)', () => {
-    expect(validateIntro('resident-certificate', { ...resident, front: '000229' })).toEqual({});
+  it('accepts 29 February when 19YY or 20YY is a leap year (the century is in the back part)', () => {
+    for (const front of ['000229', '040229', '960229']) {
+      expect(validateIntro('resident-certificate', { ...resident, front })).toEqual({});
+    }
   });
 
   it('requires at least one family name, and blank names do not count', () => {

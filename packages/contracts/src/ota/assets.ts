@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { lineText } from '../text.js';
 import { Channel } from './channel.js';
-import { oneLine } from './ota-text.js';
 import { AssetHash } from './release.js';
 import { RuntimeVersion } from './runtime-version.js';
 
@@ -8,7 +8,7 @@ import { RuntimeVersion } from './runtime-version.js';
  * A MIME type such as `application/javascript` or `image/png`, optionally with parameters. One
  * line: it becomes a header of the upload (`\s` in the pattern would let a line break through).
  */
-export const ContentType = oneLine()
+export const ContentType = lineText()
   .max(255)
   .regex(/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;[\x20-\x7e]*)?$/, 'contentType must be a MIME type');
 

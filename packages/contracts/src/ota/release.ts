@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { hasControlCharacters } from '../text.js';
+import { isStorableText, lineText } from '../text.js';
 import { Channel } from './channel.js';
-import { hasLoneSurrogate, oneLine, WELL_FORMED } from './ota-text.js';
 import { Platform } from './platform.js';
 import { RuntimeVersion } from './runtime-version.js';
 import { UpdatePolicySchema } from './update-policy-schema.js';
@@ -16,8 +15,7 @@ export const AssetHash = z
  * PostgreSQL refuses both in text and JSONB, so they must be refused as a 400 before they reach a
  * query. Schemas of answers keep plain strings, so a record an earlier version stored still reads back.
  */
-const shortLine = (max: number) => oneLine().max(max);
-const NO_CONTROL_CHARACTERS = { message: 'must not contain control characters' };
+const shortLine = (max: number) => lineText().max(max);
 
 /** A launch asset or asset as a release stores it. Only url and hash are required by the spec. */
 export const ReleaseAsset = z.object({
@@ -25,8 +23,7 @@ export const ReleaseAsset = z.object({
   url: z
     .url({ protocol: /^https?$/ })
     .max(2048)
-    .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS)
-    .refine((value) => !hasLoneSurrogate(value), WELL_FORMED),
+    .refine((value) => isStorableText(value), { message: 'must not contain control characters or lone surrogates' }),
   hash: AssetHash,
   key: shortLine(255).optional(),
   contentType: shortLine(255).optional(),
@@ -37,17 +34,17 @@ export const ReleaseAsset = z.object({
 });
 export type ReleaseAsset = z.infer<typeof ReleaseAsset>;
 
-/** Who published, from where: free-form but bounded. `text` is oneLine for requests. */
+/** Who published, from where: free-form but bounded. `text` is lineText for requests. */
 const metadataFields = (text: () => z.ZodString) => ({
   commit: text().max(255).optional(),
   branch: text().max(255).optional(),
   actor: text().max(255).optional(),
   runId: text().max(255).optional(),
 });
-export const ReleaseMetadataInput = z.object(metadataFields(oneLine)).strict();
+export const ReleaseMetadataInput = z.object(metadataFields(lineText)).strict();
 
 /** The fingerprint a publisher sends: one line. */
-export const Fingerprint = oneLine().min(1).max(255);
+export const Fingerprint = lineText().min(1).max(255);
 /** A fingerprint in an answer: whatever was stored. */
 const StoredFingerprint = z.string().min(1).max(255);
 
@@ -71,10 +68,8 @@ function checkConfigTree(root: Record<string, unknown>, ctx: z.RefinementCtx): v
   for (let next = pending.pop(); next !== undefined && issues < OTA_CONFIG_MAX_ISSUES; next = pending.pop()) {
     const { value, path } = next;
     if (typeof value === 'string') {
-      if (hasControlCharacters(value, true)) {
-        addIssue(path, 'must not contain control characters other than tab and line breaks');
-      } else if (hasLoneSurrogate(value)) {
-        addIssue(path, WELL_FORMED.message);
+      if (!isStorableText(value, true)) {
+        addIssue(path, 'must not contain control characters other than tab and line breaks, or lone surrogates');
       }
       continue;
     }
@@ -92,7 +87,7 @@ function checkConfigTree(root: Record<string, unknown>, ctx: z.RefinementCtx): v
       ? value.map((item, index) => [index, item])
       : Object.entries(value);
     for (const [key, item] of entries) {
-      if (typeof key === 'string' && (hasControlCharacters(key) || hasLoneSurrogate(key))) {
+      if (typeof key === 'string' && !isStorableText(key)) {
         // The path names the key escaped, so the answer does not carry the character itself.
         addIssue(
           [...path, JSON.stringify(key).slice(1, -1)],

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { oneLine } from './ota-text.js';
+import { lineText } from '../text.js';
 import { ReleaseSummary, Track } from './release.js';
 
 /** One line: recorded in the audit event and the new record's metadata. */
-const who = oneLine().min(1).max(255);
+const who = lineText().min(1).max(255);
 
 /**
  * POST /api/updates/rollback. Republishes an earlier release of the track as a new record (the

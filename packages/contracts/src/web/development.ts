@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineText } from '../text.js';
 
 /**
  * Development-only routes the web funnel uses when no host app and no build-time key exist. The
@@ -6,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** POST /dev/sign-in: a certified user token for local use; the user id defaults to `dev-user`. */
-export const DevelopmentSignInRequest = z.object({ userId: z.string().trim().min(1).max(255).optional() }).strict();
+export const DevelopmentSignInRequest = z.object({ userId: lineText().trim().min(1).max(255).optional() }).strict();
 export type DevelopmentSignInRequest = z.infer<typeof DevelopmentSignInRequest>;
 
 export const DevelopmentSignInResponse = z.object({

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DependencyUnavailable, DomainError, type FailureKind, Unauthenticated } from '../errors/domain-error.js';
 import { isDatabaseUnavailable } from '../storage/database-unavailable.js';
-import { AppError, errorBody } from './app-error.js';
+import { errorBody } from './error-body.js';
 
 interface ValidationItem {
   instancePath?: string;
@@ -59,10 +59,6 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
       if (err instanceof Unauthenticated) reply.header('www-authenticate', err.challenge);
       reply.code(STATUS_BY_KIND[err.kind]).send(err.toBody());
-      return;
-    }
-    if (err instanceof AppError) {
-      reply.headers(err.headers).code(err.statusCode).send(err.toBody());
       return;
     }
     if (err.validation) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { errorBody } from '../http/app-error.js';
+import { errorBody } from '../http/error-body.js';
 
 /**
  * The built funnel: `web/` of the installed package (copied there when the package is packed), else

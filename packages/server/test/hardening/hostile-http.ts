@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import type { TestServer } from '../support/test-server.js';
 
 /**
@@ -71,7 +72,7 @@ export function parseResponse(method: string, bytes: Buffer): RawResponse | unde
 }
 
 /** Sends one request; resolves with the answer, or with the reason there was none. */
-export function exchange(url: string, request: RawRequest, timeoutMs = 15_000): Promise<RawResponse | string> {
+export function exchange(url: string, request: RawRequest, timeoutMs = HANG_GUARD_MS): Promise<RawResponse | string> {
   const { hostname, port } = new URL(url);
   const bytes = encodeRequest(url, request);
   return new Promise((resolve) => {
