@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    const timer = setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
     await app.close();
     clearTimeout(timer);
     process.exit(0);

@@ -135,6 +135,7 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
       disabledProviders: config.disabledProviders,
       authTtlSeconds: config.authTtlSeconds,
       vendorTimeoutMs: config.vendorTimeoutMs,
+      duplicateWaitMs: config.duplicateWaitMs,
       urlTtlSeconds: config.urlTtlSeconds,
       retentionDays: config.retentionDays,
       now: options.now,

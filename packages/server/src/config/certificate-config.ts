@@ -40,6 +40,8 @@ export interface CertificateConfig {
   /** Lifetime of an authentication state, as the vendor keeps it. */
   authTtlSeconds: Record<CertificateVendor, number>;
   vendorTimeoutMs: number;
+  /** How long a duplicate of a second call in flight waits for it (default: the vendor timeout). */
+  duplicateWaitMs: number;
   simulatorApprovalDelayMs: number | 'never';
   ratePerMinute: number;
   bodyLimitBytes: number;
@@ -109,6 +111,7 @@ const CertificateEnv = z.object({
   VENDOR_B_DISABLED_PROVIDERS: providerList('VENDOR_B_DISABLED_PROVIDERS').optional(),
   VENDOR_B_AUTH_TTL_SECONDS: intFrom('VENDOR_B_AUTH_TTL_SECONDS', 10, 3600).optional(),
   VENDOR_TIMEOUT_MS: intFrom('VENDOR_TIMEOUT_MS', 50, 600_000).optional(),
+  CERT_DUPLICATE_WAIT_MS: intFrom('CERT_DUPLICATE_WAIT_MS', 0, 600_000).optional(),
   VENDOR_SIM_APPROVAL_DELAY_MS: z
     .union([z.literal('never'), intFrom('VENDOR_SIM_APPROVAL_DELAY_MS', 0, 3_600_000)])
     .optional(),
@@ -214,6 +217,7 @@ export function loadCertificateConfig(env: Env, production: boolean): Certificat
       VENDOR_B: e.VENDOR_B_AUTH_TTL_SECONDS ?? 270,
     },
     vendorTimeoutMs: e.VENDOR_TIMEOUT_MS ?? 30_000,
+    duplicateWaitMs: e.CERT_DUPLICATE_WAIT_MS ?? e.VENDOR_TIMEOUT_MS ?? 30_000,
     simulatorApprovalDelayMs: e.VENDOR_SIM_APPROVAL_DELAY_MS ?? 3000,
     ratePerMinute: e.CERT_RATE_LIMIT_PER_MINUTE ?? 10,
     bodyLimitBytes: e.CERT_BODY_LIMIT_BYTES ?? 16 * 1024,

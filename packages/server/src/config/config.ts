@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   PORT: intFrom('PORT', 0, 65535).optional(),
   HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  SHUTDOWN_GRACE_MS: intFrom('SHUTDOWN_GRACE_MS', 0, 3_600_000).optional(),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
@@ -49,6 +50,8 @@ export interface Config {
   port: number;
   host: string;
   logLevel: string;
+  /** How long SIGTERM waits for in-flight requests before the process exits with 1. */
+  shutdownGraceMs: number;
   publicUrl: string;
   dataDir: string;
   /** poolSize: PostgreSQL connections (DATABASE_POOL_SIZE); unset means DEFAULT_POOL_SIZE in database.ts. */
@@ -68,7 +71,11 @@ export interface Config {
      * REDIS_URL: rate-limit counters shared by every instance using this Redis, under keyPrefix.
      * Undefined: counters live in memory, per instance.
      */
-    redis: { url: string; keyPrefix: string } | undefined;
+    /**
+     * commandTimeoutMs: the most a stalled Redis may cost a request before it passes unlimited
+     * (fail open); 1 s unless set (tests raise it so a loaded machine does not skip counting).
+     */
+    redis: { url: string; keyPrefix: string; commandTimeoutMs?: number } | undefined;
   };
   /**
    * Certificate issuance: keys, user auth, vendors, limits (certificate-config.ts). Undefined when
@@ -112,6 +119,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     port,
     host: env.HOST ?? '127.0.0.1',
     logLevel: env.LOG_LEVEL ?? 'info',
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 10_000,
     publicUrl,
     dataDir,
     areas,

@@ -65,7 +65,7 @@ export const httpPlugin = fp<HttpPluginOptions>(
 
     // REDIS_URL: counters shared by every instance. Without it they live in this process.
     const shared = options.limits.redis;
-    const redis = shared && (await connectRateLimitRedis(shared.url, app.log));
+    const redis = shared && (await connectRateLimitRedis(shared.url, app.log, shared.commandTimeoutMs));
     if (redis) {
       app.addHook('onClose', async () => redis.close());
       app.log.info('rate limits are shared through Redis (REDIS_URL)');

@@ -18,7 +18,11 @@ export interface RateLimitRedis {
  * an unreachable Redis. A warning names the outage (never the URL, which may hold a password), is
  * repeated at most once a minute, and recovery is logged.
  */
-export async function connectRateLimitRedis(url: string, log: FastifyBaseLogger): Promise<RateLimitRedis> {
+export async function connectRateLimitRedis(
+  url: string,
+  log: FastifyBaseLogger,
+  commandTimeoutMs = 1000,
+): Promise<RateLimitRedis> {
   // Loaded only with REDIS_URL set: an instance without it never pays for the client at start-up.
   const { Redis } = await import('ioredis');
   const client = new Redis(url, {
@@ -27,7 +31,7 @@ export async function connectRateLimitRedis(url: string, log: FastifyBaseLogger)
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
-    commandTimeout: 1000,
+    commandTimeout: commandTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
   });
   let unreachableSince: number | undefined;

@@ -56,7 +56,7 @@ describeEachEngine('manifest cache across instances', (engine) => {
   });
 
   if (engine === 'postgres') {
-    it('B serves a release published through A within a second (LISTEN/NOTIFY)', async () => {
+    it('B serves a release published through A long before its cache entry expires (LISTEN/NOTIFY)', async () => {
       const track = freshTrack();
       const { id: first } = await publish(a, track);
       // B caches the first release…
@@ -64,14 +64,14 @@ describeEachEngine('manifest cache across instances', (engine) => {
       expect(await manifestId(b, track)).toBe(first);
       // …and drops it when A publishes the next.
       const { id: second } = await publish(a, track);
-      await expect.poll(() => manifestId(b, track), { timeout: 1000, interval: 20 }).toBe(second);
+      await expect.poll(() => manifestId(b, track), { interval: 20 }).toBe(second);
     });
 
     it('B also hears about rollbacks through A', async () => {
       const track = freshTrack();
       const { id: first } = await publish(a, track);
       const { id: second } = await publish(a, track);
-      await expect.poll(() => manifestId(b, track), { timeout: 1000, interval: 20 }).toBe(second);
+      await expect.poll(() => manifestId(b, track), { interval: 20 }).toBe(second);
       const rollback = await a.authed('/api/updates/rollback', {
         method: 'POST',
         body: JSON.stringify({ ...track, to: first }),
@@ -79,7 +79,7 @@ describeEachEngine('manifest cache across instances', (engine) => {
       expect(rollback.status).toBe(201);
       const { release } = await rollback.json();
       expect(await manifestId(a, track)).toBe(release.id);
-      await expect.poll(() => manifestId(b, track), { timeout: 1000, interval: 20 }).toBe(release.id);
+      await expect.poll(() => manifestId(b, track), { interval: 20 }).toBe(release.id);
     });
 
     it('B reconnects its listener after losing the connection and still hears publishes', async () => {
@@ -104,7 +104,7 @@ describeEachEngine('manifest cache across instances', (engine) => {
                   [LISTENER_APPLICATION_NAME],
                 )
               ).rows[0].n,
-            { timeout: 10_000, interval: 50 },
+            { interval: 50 },
           )
           .toBe(2);
       } finally {
@@ -113,7 +113,7 @@ describeEachEngine('manifest cache across instances', (engine) => {
       // B caches again over its new listener; only a notification can now replace the entry.
       expect(await manifestId(b, track)).toBe(first);
       const { id: second } = await publish(a, track);
-      await expect.poll(() => manifestId(b, track), { timeout: 1000, interval: 20 }).toBe(second);
+      await expect.poll(() => manifestId(b, track), { interval: 20 }).toBe(second);
     });
   } else {
     it('B serves a release published through A once its cache entry expires (TTL)', async () => {
@@ -121,7 +121,7 @@ describeEachEngine('manifest cache across instances', (engine) => {
       const { id: first } = await publish(a, track);
       expect(await manifestId(b, track)).toBe(first);
       const { id: second } = await publish(a, track);
-      await expect.poll(() => manifestId(b, track), { timeout: 10_000, interval: 100 }).toBe(second);
+      await expect.poll(() => manifestId(b, track), { interval: 100 }).toBe(second);
     });
   }
 });

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { expect, it } from 'vitest';
+import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import { inFlightRequest } from '../support/in-flight-request.js';
 import { startTestServer } from '../support/test-server.js';
 
 // Regression: an upload still streaming when close() began kept its keep-alive socket open until
-// the 72 s keep-alive timeout, so shutdown (and test teardown) hung.
+// the keep-alive timeout, so shutdown (and test teardown) hung.
 it('close() completes the in-flight upload, then releases its keep-alive socket', async () => {
   const server = await startTestServer('sqlite');
   const body = randomBytes(64 * 1024);
@@ -26,8 +27,13 @@ it('close() completes the in-flight upload, then releases its keep-alive socket'
     },
     body,
     1000,
+    { announce: true },
   );
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // The server has the request in hand (it answered 100 Continue) before shutdown begins.
+  await upload.received;
+  // Only the server ending the socket lets close() return: a keep-alive timeout longer than the
+  // hang guard turns "waited for the timeout" into a failure rather than a slow pass.
+  server.app.server.keepAliveTimeout = 2 * HANG_GUARD_MS;
 
   // The app's own close (the harness's close() cuts connections; shutdown must not need that).
   let closed = false;
@@ -36,9 +42,8 @@ it('close() completes the in-flight upload, then releases its keep-alive socket'
   });
   upload.finish();
   expect(await upload.status).toBe(201);
-  // Far below the keep-alive timeout: only ending the socket lets close() return this soon.
-  await expect.poll(() => closed, { timeout: 20_000, interval: 50 }).toBe(true);
   await closing;
+  expect(closed).toBe(true);
   agent.destroy();
   await server.close();
 });

@@ -52,7 +52,11 @@ export const uniqueKeyPrefix = (): string => `ferry-rl-test:${process.pid}:${ran
 /** Points a server's shared rate limits at the test Redis under `keyPrefix`. */
 export const sharedRateLimits =
   (keyPrefix: string, url: string = REDIS_TEST_URL) =>
-  (config: Config): Config => ({ ...config, limits: { ...config.limits, redis: { url, keyPrefix } } });
+  (config: Config): Config => ({
+    ...config,
+    // A loaded machine may answer slowly; only a hang should let a request pass uncounted here.
+    limits: { ...config.limits, redis: { url, keyPrefix, commandTimeoutMs: HANG_GUARD_MS } },
+  });
 
 /** The keys under a prefix. */
 export async function keysUnder(prefix: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const mainFile = path.join(repoRoot, 'packages/server/src/main.ts');
@@ -30,7 +31,14 @@ export function spawnServer(env: Record<string, string>, options: { built?: bool
   const args = options.built ? [builtBin] : ['--conditions=@ferry/source', '--import', 'tsx', mainFile];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: '0',
+      // A loaded machine may drain slowly: the test's hang guard, not the production grace, bounds it.
+      SHUTDOWN_GRACE_MS: String(HANG_GUARD_MS),
+      ...env,
+    },
   });
   let out = '';
   // On 'close', not 'exit': 'exit' may come before the last output has been read, and a test that

