@@ -6,7 +6,9 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 function exchange(server: TestServer, request: Buffer): Promise<string> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.end(request));
+    // No half-close: Node's server may drop a connection whose client ended it before the answers
+    // were written. Every exchange here ends with a request the server closes the connection after.
+    const socket = net.connect(Number(port), hostname, () => socket.write(request));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
