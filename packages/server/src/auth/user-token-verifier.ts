@@ -1,4 +1,4 @@
-import { hasControlCharacters } from '@ferry/contracts';
+import { isStorableText } from '@ferry/contracts';
 import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 
 export interface UserAuthConfig {
@@ -73,7 +73,7 @@ export function createUserTokenVerifier(config: UserAuthConfig): UserTokenVerifi
       typeof payload.sub !== 'string' ||
       payload.sub.length === 0 ||
       payload.sub.length > 255 ||
-      hasControlCharacters(payload.sub)
+      !isStorableText(payload.sub)
     ) {
       throw new InvalidUserTokenError('ERR_JWT_SUB');
     }

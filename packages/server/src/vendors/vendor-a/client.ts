@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hasControlCharacters, type ProviderCode } from '@ferry/contracts';
+import { isStorableText, type ProviderCode } from '@ferry/contracts';
 import {
   encryptForVendorA,
   VENDOR_A_HEADERS,
@@ -43,12 +43,12 @@ export class VendorAClient implements VendorClient {
 
   async startAuthentication(request: VendorIssuanceRequest, options: VendorCallOptions): Promise<VendorAuthState> {
     const data = await this.call(request, { step: 'init' }, options);
-    // The client sends stepData back as it got it, and the request schema refuses control characters.
+    // The client sends stepData back as it got it, and the request schema refuses control characters and lone surrogates.
     if (
       typeof data.stepData !== 'string' ||
       data.stepData.length === 0 ||
       data.stepData.length > 4096 ||
-      hasControlCharacters(data.stepData)
+      !isStorableText(data.stepData)
     ) {
       throw new VendorFailure('unavailable', null, 'The vendor answered without authentication data.');
     }

@@ -1,4 +1,4 @@
-import { hasControlCharacters, type ProviderCode, type TwoWayInfo } from '@ferry/contracts';
+import { isStorableText, type ProviderCode, type TwoWayInfo } from '@ferry/contracts';
 import {
   decodeUrlEncodedJson,
   encodeUrlEncodedJson,
@@ -97,8 +97,8 @@ export class VendorBClient implements VendorClient {
       typeof data.jti !== 'string' ||
       data.jti.length === 0 ||
       data.jti.length > 128 ||
-      // The client sends twoWayInfo back as it got it, and the request schema refuses control characters.
-      hasControlCharacters(data.jti) ||
+      // The client sends twoWayInfo back as it got it, and the request schema refuses control characters and lone surrogates.
+      !isStorableText(data.jti) ||
       !isWholeNumber(data.twoWayTimestamp)
     ) {
       throw new VendorFailure('unavailable', null, 'The vendor answered without usable twoWayInfo.');
