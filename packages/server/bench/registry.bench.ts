@@ -1,7 +1,8 @@
 /**
  * bench:registry — the newest-release lookup and the guarded insert at 1 thousand and at 1 million
  * releases (1,000 tracks), on SQLite and PostgreSQL. The 1k figures are the baseline of the ratio.
- * Target: the lookup at 1M rows is at most 2× its time at 1k rows.
+ * Target: the lookup at 1M rows is at most 2× its time at 1k rows. Every label shows the rows the
+ * table really held when it was measured (counted, not assumed from BENCH_ROWS).
  */
 import { ReleasePayload } from '@ferry/contracts';
 import { sql } from 'kysely';
@@ -42,6 +43,18 @@ async function seed(database: Database, from: number, to: number): Promise<void>
   await sql`analyze`.execute(database.db);
 }
 
+/** The rows the table really holds: what a label says is counted, never assumed from BENCH_ROWS. */
+async function countReleases(database: Database): Promise<number> {
+  const { n } = await database.db
+    .selectFrom('releases')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+const rowLabel = (n: number): string =>
+  n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(2)}M (${n.toLocaleString()})` : n.toLocaleString();
+
 async function measure(engine: EngineName, database: Database, rows: string) {
   const store = new KyselyReleaseStore(database);
   const service = new ReleaseService({ store, log: pino({ level: 'silent' }) });
@@ -79,14 +92,16 @@ async function benchEngine(engine: EngineName) {
   const database = await openMigratedDatabase(testDb.target);
   try {
     await seed(database, 0, TRACKS);
-    const small = await measure(engine, database, '1k');
+    const smallRows = await countReleases(database);
+    const small = await measure(engine, database, rowLabel(smallRows));
     const started = Date.now();
     for (let from = TRACKS; from < TOTAL; from += 200_000) await seed(database, from, Math.min(TOTAL, from + 200_000));
+    const largeRows = await countReleases(database);
     console.error(
-      `[${engine}] seeded ${TOTAL.toLocaleString()} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `[${engine}] seeded up to ${largeRows.toLocaleString()} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
-    const large = await measure(engine, database, TOTAL >= 1_000_000 ? `${TOTAL / 1_000_000}M` : `${TOTAL / 1000}k`);
-    return { rows: [...small, ...large], small, large };
+    const large = await measure(engine, database, rowLabel(largeRows));
+    return { rows: [...small, ...large], small, large, smallRows, largeRows };
   } finally {
     await database.close();
     await testDb.drop();
@@ -107,8 +122,9 @@ for (const engine of engines) {
     ratios.push({
       engine,
       operation,
-      'p50 ratio 1M/1k': Number(large['p50 ms']) / Number(small['p50 ms']),
-      'p99 ratio 1M/1k': Number(large['p99 ms']) / Number(small['p99 ms']),
+      'rows (large / small)': `${result.largeRows.toLocaleString()} / ${result.smallRows.toLocaleString()}`,
+      'p50 ratio': Number(large['p50 ms']) / Number(small['p50 ms']),
+      'p99 ratio': Number(large['p99 ms']) / Number(small['p99 ms']),
       target: operation === 'newest-release lookup' ? '≤ 2' : '-',
     });
   }
@@ -116,5 +132,10 @@ for (const engine of engines) {
 printTable(table);
 console.log();
 printTable(ratios);
-const lookupOk = ratios.filter((r) => r.operation === 'newest-release lookup').every((r) => r['p50 ratio 1M/1k'] <= 2);
-console.log(`\nlookup at 1M within 2× of 1k: ${lookupOk ? 'yes' : 'NO'}`);
+const lookups = ratios.filter((r) => r.operation === 'newest-release lookup');
+const lookupOk = lookups.every((r) => r['p50 ratio'] <= 2);
+console.log(`\nlookup at the large table within 2× of the small one: ${lookupOk ? 'yes' : 'NO'}`);
+// The target is stated for 1M rows: say so when fewer were seeded (BENCH_ROWS).
+if (TOTAL < 1_000_000) {
+  console.log(`(the target is for 1,000,000 rows; this run seeded ${TOTAL.toLocaleString()})`);
+}
