@@ -15,10 +15,10 @@ const FORBIDDEN_IN_LINE = /[\u0000-\u001f]/;
  */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-export const hasControlCharacters = (value: string, allowLineBreaks = false): boolean =>
+const hasControlCharacters = (value: string, allowLineBreaks = false): boolean =>
   (allowLineBreaks ? FORBIDDEN_IN_FREE_TEXT : FORBIDDEN_IN_LINE).test(value);
 
-export const hasLoneSurrogate = (value: string): boolean => LONE_SURROGATE.test(value);
+const hasLoneSurrogate = (value: string): boolean => LONE_SURROGATE.test(value);
 
 /** Text every store and log keeps as sent: no forbidden control character, no lone surrogate. */
 export const isStorableText = (value: string, allowLineBreaks = false): boolean =>

@@ -34,6 +34,7 @@ describe('certificate configuration', () => {
     });
     expect(config).toMatchObject({
       vendorTimeoutMs: 30_000,
+      duplicateWaitMs: 30_000,
       ratePerMinute: 10,
       bodyLimitBytes: 16 * 1024,
       urlTtlSeconds: 600,
@@ -128,10 +129,16 @@ describe('certificate configuration', () => {
       disabledProviders: { VENDOR_A: [], VENDOR_B: ['provider_d', 'provider_e'] },
       simulatorApprovalDelayMs: 'never',
       vendorTimeoutMs: 1500,
+      // Unset: a duplicate waits as long as the call it waits for may take.
+      duplicateWaitMs: 1500,
       urlTtlSeconds: 120,
       retentionDays: 30,
       auth: { certifiedClaim: 'https://example.com/certified' },
       operatorToken: 'operator-token-0123456789',
     });
+    expect(loadCertificateConfig({ ...PRODUCTION, CERT_DUPLICATE_WAIT_MS: '400' }, true).duplicateWaitMs).toBe(400);
+    expect(() => loadCertificateConfig({ ...PRODUCTION, CERT_DUPLICATE_WAIT_MS: 'soon' }, true)).toThrow(
+      /CERT_DUPLICATE_WAIT_MS/,
+    );
   });
 });

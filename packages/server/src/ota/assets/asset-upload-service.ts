@@ -1,13 +1,13 @@
 import type { AssetUploadCheckRequest, AssetUploadStatus } from '@ferry/contracts';
+import pLimit from 'p-limit';
 import { objectKeyToUrlPath, updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { AssetTooLarge } from '../ota-errors.js';
-import { mapLimited } from './map-limited.js';
 
 /** How long a publisher has to upload once it was told an asset is missing. */
 export const UPLOAD_URL_TTL_SECONDS = 3600;
-/** Object-store lookups in flight at once for one request. */
-const HEAD_CONCURRENCY = 16;
+/** Object-store lookups in flight at once for one request (asset checks, release checks). */
+export const HEAD_CONCURRENCY = 16;
 
 export interface AssetUploadServiceDeps {
   store: ObjectStore;
@@ -34,17 +34,22 @@ export class AssetUploadService {
     }
     // The same file listed twice (a shared image, say) is looked up and uploaded once.
     const unique = [...new Map(request.assets.map((asset) => [asset.hash, asset])).values()];
-    return mapLimited(unique, HEAD_CONCURRENCY, async (asset) => {
-      const key = updateAssetKey(request.channel, request.runtimeVersion, asset.hash);
-      const url = this.urlOf(key);
-      if (await this.deps.store.head(key)) return { hash: asset.hash, status: 'present', url };
-      const upload = await this.deps.store.signedPutUrl(key, {
-        contentType: asset.contentType,
-        ttlSeconds: UPLOAD_URL_TTL_SECONDS,
-        sha256Base64Url: asset.hash,
-        size: asset.size,
-      });
-      return { hash: asset.hash, status: 'missing', url, uploadUrl: upload.url, uploadHeaders: upload.headers };
-    });
+    const limit = pLimit(HEAD_CONCURRENCY);
+    return Promise.all(
+      unique.map((asset) =>
+        limit(async (): Promise<AssetUploadStatus> => {
+          const key = updateAssetKey(request.channel, request.runtimeVersion, asset.hash);
+          const url = this.urlOf(key);
+          if (await this.deps.store.head(key)) return { hash: asset.hash, status: 'present', url };
+          const upload = await this.deps.store.signedPutUrl(key, {
+            contentType: asset.contentType,
+            ttlSeconds: UPLOAD_URL_TTL_SECONDS,
+            sha256Base64Url: asset.hash,
+            size: asset.size,
+          });
+          return { hash: asset.hash, status: 'missing', url, uploadUrl: upload.url, uploadHeaders: upload.headers };
+        }),
+      ),
+    );
   }
 }

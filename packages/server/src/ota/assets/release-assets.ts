@@ -1,11 +1,9 @@
 import type { ReleasePayload } from '@ferry/contracts';
+import pLimit from 'p-limit';
 import { updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { AssetMissing } from '../ota-errors.js';
-import { mapLimited } from './map-limited.js';
-
-/** Object-store lookups in flight at once for one release. */
-const HEAD_CONCURRENCY = 16;
+import { HEAD_CONCURRENCY } from './asset-upload-service.js';
 
 export interface ReleaseAssetCheckDeps {
   store: ObjectStore;
@@ -28,12 +26,17 @@ export class ReleaseAssetCheck {
     const listed = [release.launchAsset, ...(release.assets ?? [])];
     const unique = [...new Map(listed.map((asset) => [`${asset.hash}\n${asset.url}`, asset])).values()];
     const base = this.deps.publicBaseUrl?.replace(/\/*$/, '/');
-    const missing = await mapLimited(unique, HEAD_CONCURRENCY, async (asset) => {
-      const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
-      const outsideBase = base !== undefined && !asset.url.startsWith(base);
-      const stored = outsideBase ? false : (await this.deps.store.head(key)) !== undefined;
-      return stored ? undefined : { key, hash: asset.hash, url: asset.url };
-    });
+    const limit = pLimit(HEAD_CONCURRENCY);
+    const missing = await Promise.all(
+      unique.map((asset) =>
+        limit(async () => {
+          const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
+          const outsideBase = base !== undefined && !asset.url.startsWith(base);
+          const stored = outsideBase ? false : (await this.deps.store.head(key)) !== undefined;
+          return stored ? undefined : { key, hash: asset.hash, url: asset.url };
+        }),
+      ),
+    );
     const absent = missing.filter((entry) => entry !== undefined);
     if (absent.length > 0) throw new AssetMissing(absent);
   }
