@@ -3,7 +3,8 @@ import type { Release, Track } from '@ferry/contracts';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database } from '../storage/database.js';
 import { type DatabaseSchema, parseJson, type ReleasesTable, toJson } from '../storage/schema.js';
-import type { LockedTrack, NewAuditEvent, NewRelease, ReleaseStore } from './release-store.js';
+import type { ManifestSignature } from './manifest/release-signatures.js';
+import type { LockedTrack, NewAuditEvent, NewRelease, ReleaseStore, SignedRelease } from './release-store.js';
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
@@ -50,6 +51,30 @@ async function insertRelease(db: Executor, release: NewRelease): Promise<Release
   return toRelease(row);
 }
 
+async function saveSignatures(db: Executor, releaseId: string, signatures: ManifestSignature[]): Promise<void> {
+  if (signatures.length === 0) return;
+  await db
+    .insertInto('signed_manifests')
+    .values(
+      signatures.map((signed) => ({
+        release_id: releaseId,
+        namespace: signed.namespace,
+        certificate: signed.certificate,
+        body: signed.body,
+        signature: signed.signature,
+      })),
+    )
+    // Two instances re-signing the same release after a key rotation write the same thing.
+    .onConflict((conflict) =>
+      conflict.columns(['release_id', 'namespace']).doUpdateSet((eb) => ({
+        certificate: eb.ref('excluded.certificate'),
+        body: eb.ref('excluded.body'),
+        signature: eb.ref('excluded.signature'),
+      })),
+    )
+    .execute();
+}
+
 async function insertAudit(db: Executor, event: NewAuditEvent, now: Date): Promise<void> {
   await db
     .insertInto('audit_events')
@@ -74,6 +99,7 @@ const lockedTrack = (db: Executor, track: Track, now: () => Date): LockedTrack =
   },
   recent: async (limit) => (await newestQuery(db, track).limit(limit).execute()).map(toRelease),
   insert: (release) => insertRelease(db, release),
+  saveSignatures: (releaseId, signatures) => saveSignatures(db, releaseId, signatures),
   audit: (event) => insertAudit(db, event, now()),
 });
 
@@ -95,6 +121,21 @@ export class KyselyReleaseStore implements ReleaseStore {
   async newest(track: Track): Promise<Release | undefined> {
     const row = await newestQuery(this.db, track).limit(1).executeTakeFirst();
     return row && toRelease(row);
+  }
+
+  async newestSigned(track: Track): Promise<SignedRelease | undefined> {
+    const release = await this.newest(track);
+    if (!release) return undefined;
+    const rows = await this.db
+      .selectFrom('signed_manifests')
+      .select(['namespace', 'certificate', 'body', 'signature'])
+      .where('release_id', '=', release.id)
+      .execute();
+    return { release, signatures: rows as ManifestSignature[] };
+  }
+
+  saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void> {
+    return saveSignatures(this.db, releaseId, signatures);
   }
 
   async list(track: Track, limit: number): Promise<Release[]> {

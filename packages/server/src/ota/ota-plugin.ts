@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Release, trackOf } from '@ferry/contracts';
+import { trackOf } from '@ferry/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { UpdatesConfig } from '../config/updates-config.js';
@@ -14,7 +14,6 @@ import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { ReleaseAssetCheck } from './assets/release-assets.js';
 import { KyselyReleaseStore } from './kysely-release-store.js';
-import { ManifestCache } from './manifest/manifest-cache.js';
 import { ManifestService } from './manifest/manifest-service.js';
 import { PostgresReleaseNotifications } from './manifest/postgres-release-notifications.js';
 import { ReleaseService } from './release-service.js';
@@ -45,18 +44,19 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   const store = new KyselyReleaseStore(database, options.now);
 
   const signer = createManifestSigner(options.updates, app.log);
-  const cache = new ManifestCache({
-    load: (track) => store.newest(track),
+  const manifests = new ManifestService({
+    store,
+    signer,
+    log: app.log,
     ttlMs: options.updates.manifestCacheTtlSeconds * 1000,
   });
-  const manifests = new ManifestService({ cache, signer });
   // Other instances' releases reach this one's cache through LISTEN/NOTIFY (PostgreSQL only; an
   // SQLite database has one instance).
   const notifications = database.url
     ? new PostgresReleaseNotifications({
         url: database.url,
         database,
-        handlers: { onTrack: (track) => cache.invalidate(track), onReset: () => cache.clear() },
+        handlers: { onTrack: (track) => manifests.trackChanged(track), onReset: () => manifests.reset() },
         log: app.log,
       })
     : undefined;
@@ -68,11 +68,15 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     store,
     log: app.log,
     now: options.now,
-    assets: new ReleaseAssetCheck({ store: objectStore, publicBaseUrl: options.objects.assetPublicBaseUrl }),
-    onPublished: (release: Release) => {
-      const track = trackOf(release);
-      manifests.releasePublished(track);
-      notifications?.announce(track);
+    assets: new ReleaseAssetCheck({
+      store: objectStore,
+      encodings: app.assetEncodings,
+      publicBaseUrl: options.objects.assetPublicBaseUrl,
+    }),
+    sign: (release) => manifests.sign(release),
+    onPublished: (release, signatures) => {
+      manifests.releasePublished(release, signatures);
+      notifications?.announce(trackOf(release));
     },
   });
 

@@ -14,6 +14,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { ReleaseAssetCheck } from './assets/release-assets.js';
 import { evaluateGuard } from './guard.js';
+import type { ManifestSignature } from './manifest/release-signatures.js';
 import {
   AlreadyActive,
   NativeFingerprintChanged,
@@ -21,7 +22,7 @@ import {
   ReleaseNotInTrack,
   TrackEmpty,
 } from './ota-errors.js';
-import type { ReleaseStore } from './release-store.js';
+import type { LockedTrack, NewRelease, ReleaseStore } from './release-store.js';
 import { decideRollback, type RollbackDecision, rollbackRecord } from './rollback.js';
 
 export const summarize = (release: Release): ReleaseSummary => ({
@@ -49,8 +50,18 @@ export interface ReleaseServiceDeps {
   now?: () => Date;
   /** Refuses releases listing assets that are not stored; without it nothing is checked (unit tests). */
   assets?: ReleaseAssetCheck;
-  /** Called after a release is committed, so caches can drop the track. */
-  onPublished?: (release: Release) => void;
+  /**
+   * Signs a new release's manifests; they are stored with it in the same transaction. Without it
+   * nothing is signed at publish (unit tests), and the manifest service signs on first demand.
+   */
+  sign?: (release: Release) => ManifestSignature[];
+  /** Called after a release is committed, with its signed manifests, so caches can take it up. */
+  onPublished?: (release: Release, signatures: ManifestSignature[]) => void;
+}
+
+interface Stored {
+  release: Release;
+  signatures: ManifestSignature[];
 }
 
 export class ReleaseService {
@@ -59,18 +70,27 @@ export class ReleaseService {
     this.now = deps.now ?? (() => new Date());
   }
 
+  /** Inserts a release and its signed manifests: inside the track lock, so it is signed exactly once. */
+  private async insertSigned(locked: LockedTrack, release: NewRelease): Promise<Stored> {
+    const created = await locked.insert(release);
+    const signatures = this.deps.sign?.(created) ?? [];
+    await locked.saveSignatures(created.id, signatures);
+    return { release: created, signatures };
+  }
+
   /** Registers a release: the guard and the insert run as one atomic step per track. */
   async publish(payload: ReleasePayload, actor: string): Promise<ReleaseSummary> {
     const track = trackOf(payload);
     // Outside the track lock: lookups in object storage must not hold up other publishes.
     await this.deps.assets?.ensureStored(payload);
-    const release = await this.deps.store.withTrackLock(track, async (locked) => {
+    await this.deps.assets?.ensureEncoded(payload);
+    const stored = await this.deps.store.withTrackLock(track, async (locked) => {
       const newest = await locked.newest();
       const verdict = evaluateGuard(payload, newest && { id: newest.id, fingerprint: newest.metadata.fingerprint });
       if (verdict.kind === 'block') {
         throw new NativeFingerprintChanged(track, verdict);
       }
-      const created = await locked.insert({
+      const inserted = await this.insertSigned(locked, {
         id: randomUUID(),
         ...track,
         launchAsset: payload.launchAsset,
@@ -80,6 +100,7 @@ export class ReleaseService {
         metadata: { ...payload.metadata, fingerprint: payload.fingerprint ?? null },
         createdAt: nextCreatedAt(this.now(), newest),
       });
+      const created = inserted.release;
       if (verdict.kind === 'bypass') {
         await locked.audit({
           type: 'guard.bypassed',
@@ -114,10 +135,10 @@ export class ReleaseService {
           'native-change guard bypassed with allowNativeChange',
         );
       }
-      return created;
+      return inserted;
     });
-    this.deps.onPublished?.(release);
-    return summarize(release);
+    this.deps.onPublished?.(stored.release, stored.signatures);
+    return summarize(stored.release);
   }
 
   /** The record the guard would compare the next production release with. */
@@ -151,7 +172,8 @@ export class ReleaseService {
     const outcome = await this.deps.store.withTrackLock(track, async (locked) => {
       const decision = decideRollback({ track, to: request.to, requested, recent: await locked.recent(2) });
       if (decision.kind !== 'restore') throw rollbackRefusal(decision, track);
-      const created = await locked.insert(
+      const inserted = await this.insertSigned(
+        locked,
         rollbackRecord(decision.source, {
           id: randomUUID(),
           createdAt: nextCreatedAt(this.now(), decision.replaced),
@@ -159,6 +181,7 @@ export class ReleaseService {
           runId: request.runId,
         }),
       );
+      const created = inserted.release;
       await locked.audit({
         type: 'release.rolled_back',
         actor,
@@ -173,11 +196,11 @@ export class ReleaseService {
           runId: request.runId ?? null,
         },
       });
-      return { created, source: decision.source, replaced: decision.replaced };
+      return { inserted, source: decision.source, replaced: decision.replaced };
     });
-    this.deps.onPublished?.(outcome.created);
+    this.deps.onPublished?.(outcome.inserted.release, outcome.inserted.signatures);
     return {
-      release: summarize(outcome.created),
+      release: summarize(outcome.inserted.release),
       restored: summarize(outcome.source),
       replaced: summarize(outcome.replaced),
     };

@@ -1,4 +1,5 @@
 import type { Release, ReleaseAsset, ReleaseMetadata, Track, UpdatePolicy } from '@ferry/contracts';
+import type { ManifestSignature } from './manifest/release-signatures.js';
 
 /** A release about to be stored; the store assigns nothing but the sequence number. */
 export interface NewRelease {
@@ -28,11 +29,23 @@ export interface LockedTrack {
   /** The newest `limit` releases of the track, newest first (rollback needs the one before the newest). */
   recent(limit: number): Promise<Release[]>;
   insert(release: NewRelease): Promise<Release>;
+  /** Keeps a release's signed manifests with it, in the same transaction as its insert. */
+  saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void>;
   audit(event: NewAuditEvent): Promise<void>;
+}
+
+/** A track's newest release with the manifests signed for it (none for a release stored before signing at publish). */
+export interface SignedRelease {
+  release: Release;
+  signatures: ManifestSignature[];
 }
 
 export interface ReleaseStore {
   newest(track: Track): Promise<Release | undefined>;
+  /** The newest release and its stored signatures: what a manifest answer needs, in one read. */
+  newestSigned(track: Track): Promise<SignedRelease | undefined>;
+  /** Replaces a release's stored signatures (after a key rotation, or for a release stored before them). */
+  saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void>;
   list(track: Track, limit: number): Promise<Release[]>;
   findById(id: string): Promise<Release | undefined>;
   /**

@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain-error.js';
 import { type AssetDelivery, PRIVATE_CACHE_CONTROL } from '../storage/objects/asset-delivery.js';
+import type { AssetEncodings } from '../storage/objects/asset-encodings.js';
 import {
   assetHashOfKey,
   InvalidObjectKeyError,
@@ -17,6 +18,7 @@ export interface ObjectRoutesOptions {
   store: ObjectStore;
   signer: ObjectUrlSigner;
   delivery: AssetDelivery;
+  encodings: AssetEncodings;
   /** Set when uploads come through this server (the local store): the most one upload may be. */
   uploadLimitBytes: number | undefined;
 }
@@ -160,6 +162,8 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
         });
         const stored = await store.head(key);
         if (stored) reply.header('etag', stored.etag);
+        // The publisher waits for the brotli and gzip forms, so no device ever waits for them.
+        if (isUpdateAssetKey(key)) await options.encodings.prepare(key);
         return reply.code(created ? 201 : 200).send();
       } catch (error) {
         if (error instanceof InvalidObjectKeyError)

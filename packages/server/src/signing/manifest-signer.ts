@@ -1,4 +1,4 @@
-import { type KeyObject, sign } from 'node:crypto';
+import { createHash, type KeyObject, sign } from 'node:crypto';
 import { serializeDictionary } from 'structured-headers';
 
 /** The only algorithm the Expo Updates code-signing spec defines. */
@@ -12,6 +12,11 @@ export interface ManifestSigner {
   readonly keyId: string;
   /** The PEM certificate the apps embed; tests and operators use it to verify. */
   readonly certificatePem: string;
+  /**
+   * Names the certificate and key id together: a signature kept from earlier (a stored manifest)
+   * is valid for this signer only if it was made under the same identity.
+   */
+  readonly identity: string;
   /** Standard base64 RSASSA-PKCS1-v1_5 SHA-256 signature over `bytes`. */
   sign(bytes: Buffer): string;
   /** The `<ns>-signature` header value: an RFC 8941 dictionary `sig="…", keyid="…", alg="…"`. */
@@ -20,11 +25,15 @@ export interface ManifestSigner {
 
 /** ManifestSigner on node:crypto: the key is parsed once, signing is one native call. */
 export class NodeManifestSigner implements ManifestSigner {
+  readonly identity: string;
+
   constructor(
     private readonly privateKey: KeyObject,
     readonly certificatePem: string,
     readonly keyId: string,
-  ) {}
+  ) {
+    this.identity = createHash('sha256').update(`${keyId}\n${certificatePem}`).digest('base64url');
+  }
 
   sign(bytes: Buffer): string {
     // For an RSA key node:crypto signs with PKCS#1 v1.5 padding unless told otherwise.

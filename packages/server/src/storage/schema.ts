@@ -69,8 +69,18 @@ export interface CertificateIssuancesTable {
   deleted_at: number | null;
 }
 
+/** A release's manifest as signed at publish (migration 013). */
+export interface SignedManifestsTable {
+  release_id: string;
+  namespace: string;
+  certificate: string;
+  body: string;
+  signature: string;
+}
+
 export interface DatabaseSchema {
   releases: ReleasesTable;
+  signed_manifests: SignedManifestsTable;
   audit_events: AuditEventsTable;
   assignments: AssignmentsTable;
   certificate_authentication_states: CertificateAuthenticationStatesTable;

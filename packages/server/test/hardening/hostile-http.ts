@@ -111,6 +111,7 @@ export const percentEncode = (value: string): string =>
 /** The tables a refused request must leave alone. */
 export const COUNTED_TABLES = [
   'releases',
+  'signed_manifests',
   'audit_events',
   'assignments',
   'certificate_authentication_states',

@@ -79,11 +79,13 @@ for (const adapter of ['local', 's3'] as const) {
       await s3?.close();
     });
 
+    const urlOf = (key: string) => `${server.url}/objects/${key.split('/').map(encodeURIComponent).join('/')}`;
+    /** Stores an asset as an upload or a publish does: with its compressed forms made. */
     const putAsset = async (body: Buffer, contentType: string, runtimeVersion = '1.0.0(1)') => {
-      const hash = hashOfBytes(body);
-      const key = updateAssetKey('production', runtimeVersion, hash);
+      const key = updateAssetKey('production', runtimeVersion, hashOfBytes(body));
       await server.app.objectStore.put(key, body, { contentType });
-      return `${server.url}/objects/${key.split('/').map(encodeURIComponent).join('/')}`;
+      await server.app.assetEncodings.prepare(key);
+      return urlOf(key);
     };
 
     describe('update assets', () => {
@@ -147,6 +149,24 @@ for (const adapter of ['local', 's3'] as const) {
         expect(response.headers['content-length']).toBe(String(response.body.length));
         // Each encoding is its own representation with its own validator.
         expect(response.headers.etag).toMatch(expected ? new RegExp(`-${expected}"$`) : /^"[^-"]+"$|^"[^"]+"$/);
+      });
+
+      it('serve an asset stored without its compressed forms whole at once, and compressed once they are made', async () => {
+        const text = Buffer.from(`export const late = 1; // ${randomBytes(8).toString('hex')}\n`.repeat(400));
+        const key = updateAssetKey('production', '1.0.0(1)', hashOfBytes(text));
+        await server.app.objectStore.put(key, text, { contentType: 'application/javascript' });
+        const url = urlOf(key);
+        const first = await rawRequest(url, new URL(url).pathname, 'GET', { 'accept-encoding': 'br' });
+        expect(first.status).toBe(200);
+        expect(first.headers['content-encoding']).toBeUndefined();
+        expect(first.headers.vary).toBe('accept-encoding');
+        expect(first.body.equals(text)).toBe(true);
+        // The first request asked for the forms in the background; this joins that run.
+        await server.app.assetEncodings.prepare(key);
+        const later = await rawRequest(url, new URL(url).pathname, 'GET', { 'accept-encoding': 'br' });
+        expect(later.headers['content-encoding']).toBe('br');
+        expect(zlib.brotliDecompressSync(later.body).equals(text)).toBe(true);
+        expect(later.headers.etag).not.toBe(first.headers.etag);
       });
 
       it('never compresses formats that are compressed already', async () => {

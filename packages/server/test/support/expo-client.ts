@@ -129,8 +129,18 @@ export async function fetchManifestLikeExpo(
   trust: { certificatePem: string; keyId: string },
 ): Promise<ManifestResult> {
   const response = await fetch(`${baseUrl}/api/updates/manifest`, { headers: clientHeaders(ns, track, trust.keyId) });
-  if (response.headers.get(`${ns}-protocol-version`) !== '1') throw new ClientRejection('protocol version is not 1');
   const body = Buffer.from(await response.arrayBuffer());
+  return checkManifestLikeExpo(ns, { status: response.status, headers: response.headers, body }, trust);
+}
+
+/** Everything the client does with a manifest response it received, before it downloads assets. */
+export async function checkManifestLikeExpo(
+  ns: Namespace,
+  response: { status: number; headers: Headers; body: Buffer },
+  trust: { certificatePem: string; keyId: string },
+): Promise<ManifestResult> {
+  const { body } = response;
+  if (response.headers.get(`${ns}-protocol-version`) !== '1') throw new ClientRejection('protocol version is not 1');
   if (response.status === 204) {
     if (body.length !== 0) throw new ClientRejection('204 with a body');
     return { kind: 'no-update', status: 204, headers: response.headers };

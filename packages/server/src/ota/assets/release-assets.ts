@@ -1,5 +1,6 @@
 import type { ReleasePayload } from '@ferry/contracts';
 import pLimit from 'p-limit';
+import type { AssetEncodings } from '../../storage/objects/asset-encodings.js';
 import { updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { AssetMissing } from '../ota-errors.js';
@@ -7,6 +8,8 @@ import { HEAD_CONCURRENCY } from './asset-upload-service.js';
 
 export interface ReleaseAssetCheckDeps {
   store: ObjectStore;
+  /** Makes the compressed forms an asset still lacks (uploaded straight to S3, or before compression at upload). */
+  encodings?: Pick<AssetEncodings, 'prepare'>;
   /** ASSET_PUBLIC_BASE_URL when set: asset URLs must then lie under it. */
   publicBaseUrl: string | undefined;
 }
@@ -39,5 +42,22 @@ export class ReleaseAssetCheck {
     );
     const absent = missing.filter((entry) => entry !== undefined);
     if (absent.length > 0) throw new AssetMissing(absent);
+  }
+
+  /**
+   * Makes sure every listed asset has its compressed forms before the release goes live: the
+   * publisher waits for what its upload did not already make (an upload straight to S3 never
+   * passes through here), so the first device downloads as fast as the hundredth.
+   */
+  async ensureEncoded(release: Pick<ReleasePayload, 'channel' | 'runtimeVersion' | 'launchAsset' | 'assets'>) {
+    const { encodings } = this.deps;
+    if (!encodings) return;
+    const keys = new Set(
+      [release.launchAsset, ...(release.assets ?? [])].map((asset) =>
+        updateAssetKey(release.channel, release.runtimeVersion, asset.hash),
+      ),
+    );
+    const limit = pLimit(HEAD_CONCURRENCY);
+    await Promise.all([...keys].map((key) => limit(() => encodings.prepare(key))));
   }
 }

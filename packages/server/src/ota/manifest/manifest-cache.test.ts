@@ -1,20 +1,32 @@
 import type { Release, Track } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
-import { ManifestCache } from './manifest-cache.js';
+import { entryBytes, ManifestCache, type TrackEntry } from './manifest-cache.js';
+import type { SignedManifest } from './manifest-response.js';
 
 const track: Track = { channel: 'production', platform: 'ios', runtimeVersion: '1' };
 const release = (id: string) => ({ id }) as Release;
+const entry = (id: string | undefined, jsonBytes = 100): TrackEntry => {
+  if (id === undefined) return { newest: undefined, signed: undefined };
+  const signed = (namespace: 'ota' | 'expo') =>
+    ({
+      releaseId: id,
+      namespace,
+      json: Buffer.alloc(jsonBytes),
+      multipart: Buffer.alloc(jsonBytes + 200),
+    }) as SignedManifest;
+  return { newest: release(id), signed: { ota: signed('ota'), expo: signed('expo') } };
+};
 
 /** A load the test resolves by hand, to order it against invalidations. */
 function controlledLoads() {
-  const pending: Array<(value: Release | undefined) => void> = [];
+  const pending: Array<(value: TrackEntry) => void> = [];
   let calls = 0;
   return {
     load: () => {
       calls++;
-      return new Promise<Release | undefined>((resolve) => pending.push(resolve));
+      return new Promise<TrackEntry>((resolve) => pending.push(resolve));
     },
-    resolveNext: (value: Release | undefined) => pending.shift()!(value),
+    resolveNext: (id: string | undefined) => pending.shift()!(entry(id)),
     get calls() {
       return calls;
     },
@@ -26,7 +38,7 @@ describe('ManifestCache', () => {
     const loads = controlledLoads();
     const cache = new ManifestCache({ load: loads.load, ttlMs: 60_000 });
     const waiting = [cache.entry(track), cache.entry(track), cache.entry(track)];
-    loads.resolveNext(release('a'));
+    loads.resolveNext('a');
     const entries = await Promise.all(waiting);
     expect(new Set(entries).size).toBe(1);
     expect(cache.peek(track)?.newest?.id).toBe('a');
@@ -37,9 +49,9 @@ describe('ManifestCache', () => {
   it('remembers that a track has no release', async () => {
     const loads = controlledLoads();
     const cache = new ManifestCache({ load: loads.load, ttlMs: 60_000 });
-    const entry = cache.entry(track);
+    const loading = cache.entry(track);
     loads.resolveNext(undefined);
-    expect((await entry).newest).toBeUndefined();
+    expect((await loading).newest).toBeUndefined();
     expect(cache.peek(track)).toBeDefined();
   });
 
@@ -50,8 +62,8 @@ describe('ManifestCache', () => {
     cache.invalidate(track);
     const fresh = cache.entry(track);
     expect(loads.calls).toBe(2);
-    loads.resolveNext(release('old'));
-    loads.resolveNext(release('new'));
+    loads.resolveNext('old');
+    loads.resolveNext('new');
     expect((await stale).newest?.id).toBe('old');
     expect((await fresh).newest?.id).toBe('new');
     expect(cache.peek(track)?.newest?.id).toBe('new');
@@ -60,21 +72,61 @@ describe('ManifestCache', () => {
   it('invalidate and clear drop cached tracks', async () => {
     const loads = controlledLoads();
     const cache = new ManifestCache({ load: loads.load, ttlMs: 60_000 });
-    const entry = cache.entry(track);
-    loads.resolveNext(release('a'));
-    await entry;
+    const loading = cache.entry(track);
+    loads.resolveNext('a');
+    await loading;
     cache.invalidate(track);
     expect(cache.peek(track)).toBeUndefined();
     const again = cache.entry(track);
-    loads.resolveNext(release('b'));
+    loads.resolveNext('b');
     await again;
     cache.clear();
     expect(cache.size).toBe(0);
   });
 
   it('keeps at most maxTracks tracks', async () => {
-    const cache = new ManifestCache({ load: async () => undefined, ttlMs: 60_000, maxTracks: 3 });
+    const cache = new ManifestCache({ load: async () => entry(undefined), ttlMs: 60_000, maxTracks: 3 });
     for (let i = 0; i < 10; i++) await cache.entry({ ...track, runtimeVersion: String(i) });
     expect(cache.size).toBe(3);
+  });
+
+  it('keeps at most maxBytes of signed manifests, dropping the least recently used track', async () => {
+    const one = entryBytes(entry('x', 10_000));
+    const cache = new ManifestCache({
+      load: async (t) => entry(t.runtimeVersion, 10_000),
+      ttlMs: 60_000,
+      maxBytes: one * 4 + one / 2,
+    });
+    for (let i = 0; i < 50; i++) await cache.entry({ ...track, runtimeVersion: String(i) });
+    expect(cache.size).toBe(4);
+    expect(cache.bytes).toBeLessThanOrEqual(one * 4 + one / 2);
+    expect(cache.peek({ ...track, runtimeVersion: '49' })).toBeDefined();
+    expect(cache.peek({ ...track, runtimeVersion: '0' })).toBeUndefined();
+  });
+
+  it('serves an entry larger than the whole bound without keeping it', async () => {
+    const loads = controlledLoads();
+    const cache = new ManifestCache({ load: loads.load, ttlMs: 60_000, maxBytes: 1_000 });
+    const loading = cache.entry(track);
+    loads.resolveNext('huge');
+    expect((await loading).newest?.id).toBe('huge');
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('counts both namespaces of an entry, bodies and multipart alike', () => {
+    expect(entryBytes(entry('a', 1_000))).toBe(512 + 2 * (1_000 * 2 + 1_200));
+    expect(entryBytes(entry(undefined))).toBe(512);
+  });
+
+  it('prime makes a just-published release the answer, and outruns a load that started before it', async () => {
+    const loads = controlledLoads();
+    const cache = new ManifestCache({ load: loads.load, ttlMs: 60_000 });
+    const stale = cache.entry(track);
+    cache.prime(track, entry('published'));
+    loads.resolveNext('old');
+    expect((await stale).newest?.id).toBe('old');
+    expect(cache.peek(track)?.newest?.id).toBe('published');
+    expect(loads.calls).toBe(1);
   });
 });

@@ -5,18 +5,34 @@ import type { SignedManifest } from './manifest-response.js';
 /** What the cache knows about one track: its newest release (or none) and that release's signed bytes. */
 export interface TrackEntry {
   newest: Release | undefined;
-  /** Signed manifests of `newest`, per namespace, made on first demand. */
-  signed: Partial<Record<ManifestNamespace, SignedManifest>>;
+  /** The signed manifests of `newest` in every namespace; set whenever `newest` is. */
+  signed: Readonly<Record<ManifestNamespace, SignedManifest>> | undefined;
 }
 
 export const trackKey = (track: Track): string => `${track.channel}\n${track.platform}\n${track.runtimeVersion}`;
 
+/** Tracks and bytes held at most, unless the options say otherwise. */
+export const MANIFEST_CACHE_MAX_TRACKS = 10_000;
+export const MANIFEST_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What an entry costs in memory, roughly: its signed bodies, plus the parsed release (about the size
+ * of one manifest JSON) and a fixed overhead. An entry alone above the byte bound is served but not kept.
+ */
+export function entryBytes(entry: TrackEntry): number {
+  let bytes = 512;
+  for (const signed of Object.values(entry.signed ?? {})) bytes += signed.json.length * 2 + signed.multipart.length;
+  return bytes;
+}
+
 export interface ManifestCacheOptions {
-  load: (track: Track) => Promise<Release | undefined>;
+  load: (track: Track) => Promise<TrackEntry>;
   /** Safety net for a missed notification; publishes invalidate at once. */
   ttlMs: number;
   /** Bounds memory when clients ask for many tracks that do not exist. */
   maxTracks?: number;
+  /** Bounds memory when releases are large (many assets). */
+  maxBytes?: number;
 }
 
 /**
@@ -30,7 +46,12 @@ export class ManifestCache {
   private generation = 0;
 
   constructor(private readonly options: ManifestCacheOptions) {
-    this.entries = new LRUCache<string, TrackEntry>({ max: options.maxTracks ?? 10_000, ttl: options.ttlMs });
+    this.entries = new LRUCache<string, TrackEntry>({
+      max: options.maxTracks ?? MANIFEST_CACHE_MAX_TRACKS,
+      maxSize: options.maxBytes ?? MANIFEST_CACHE_MAX_BYTES,
+      sizeCalculation: entryBytes,
+      ttl: options.ttlMs,
+    });
   }
 
   /** The cached entry, without loading: the hot path's synchronous check. */
@@ -47,8 +68,7 @@ export class ManifestCache {
     const generation = this.generation;
     const load = this.options
       .load(track)
-      .then((newest) => {
-        const entry: TrackEntry = { newest, signed: {} };
+      .then((entry) => {
         if (generation === this.generation) this.entries.set(key, entry);
         return entry;
       })
@@ -57,6 +77,12 @@ export class ManifestCache {
       });
     this.loading.set(key, load);
     return load;
+  }
+
+  /** Replaces a track's entry with one known to be newest (this instance just published it). */
+  prime(track: Track, entry: TrackEntry): void {
+    this.invalidate(track);
+    this.entries.set(trackKey(track), entry);
   }
 
   /** Drops one track: the next request reads the database again. */
@@ -76,5 +102,10 @@ export class ManifestCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** What the cached entries cost, by entryBytes. */
+  get bytes(): number {
+    return this.entries.calculatedSize;
   }
 }

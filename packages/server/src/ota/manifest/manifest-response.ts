@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type Manifest, type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
-import type { ManifestSigner } from '../../signing/manifest-signer.js';
+import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
+import type { ManifestSignature } from './release-signatures.js';
 
 /**
- * A release's manifest, signed once and kept as bytes: the JSON body with its signature, and the
- * whole multipart/mixed body that carries it. Serving it is a buffer write, no signing or hashing.
+ * A release's manifest, signed once at publish and kept as bytes: the JSON body with its signature,
+ * and the whole multipart/mixed body that carries it. Serving it is a buffer write, no signing or hashing.
  */
 export interface SignedManifest {
   releaseId: string;
@@ -46,14 +46,21 @@ function boundaryFor(json: Buffer): string {
   }
 }
 
-export function signManifest(manifest: Manifest, ns: ManifestNamespace, signer: ManifestSigner): SignedManifest {
-  const json = Buffer.from(JSON.stringify(manifest), 'utf8');
-  const signature = signer.signatureHeader(json);
+/** The bytes a device receives for a stored signature; only the multipart boundary is made here. */
+export function signedManifestOf(releaseId: string, stored: ManifestSignature): SignedManifest {
+  const json = Buffer.from(stored.body, 'utf8');
   const { body, contentType } = encodeManifestMultipart(
     json,
-    manifestHeaders(ns).signature,
-    signature,
+    manifestHeaders(stored.namespace).signature,
+    stored.signature,
     boundaryFor(json),
   );
-  return { releaseId: manifest.id, namespace: ns, json, signature, multipart: body, multipartContentType: contentType };
+  return {
+    releaseId,
+    namespace: stored.namespace,
+    json,
+    signature: stored.signature,
+    multipart: body,
+    multipartContentType: contentType,
+  };
 }

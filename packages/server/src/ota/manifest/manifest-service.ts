@@ -1,8 +1,17 @@
-import { type ManifestNamespace, type ManifestRequest, type Release, type Track, trackOf } from '@ferry/contracts';
+import {
+  MANIFEST_NAMESPACES,
+  type ManifestNamespace,
+  type ManifestRequest,
+  type Release,
+  type Track,
+  trackOf,
+} from '@ferry/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ManifestSigner } from '../../signing/manifest-signer.js';
-import { assembleManifest } from './assemble-manifest.js';
-import type { ManifestCache, TrackEntry } from './manifest-cache.js';
-import { type SignedManifest, signManifest } from './manifest-response.js';
+import type { ReleaseStore } from '../release-store.js';
+import { ManifestCache, type ManifestCacheOptions, type TrackEntry } from './manifest-cache.js';
+import { type SignedManifest, signedManifestOf } from './manifest-response.js';
+import { type ManifestSignature, signNamespace, signRelease } from './release-signatures.js';
 
 export type ManifestDecision = 'no-release' | 'up-to-date' | 'update';
 
@@ -22,39 +31,91 @@ export type ManifestOutcome =
 
 const NO_RELEASE: ManifestOutcome = { kind: 'no-update', reason: 'no-release' };
 const UP_TO_DATE: ManifestOutcome = { kind: 'no-update', reason: 'up-to-date' };
+const EMPTY_TRACK: TrackEntry = { newest: undefined, signed: undefined };
 
-/** Answers manifest requests from the cache; signs a release's manifest once per namespace. */
+function entryOf(release: Release, signatures: ManifestSignature[]): TrackEntry {
+  const signed = Object.fromEntries(
+    signatures.map((stored) => [stored.namespace, signedManifestOf(release.id, stored)]),
+  ) as Record<ManifestNamespace, SignedManifest>;
+  return { newest: release, signed };
+}
+
+export interface ManifestServiceDeps extends Pick<ManifestCacheOptions, 'ttlMs' | 'maxTracks' | 'maxBytes'> {
+  store: Pick<ReleaseStore, 'newestSigned' | 'saveSignatures'>;
+  signer: ManifestSigner;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Answers manifest requests from memory. A release is signed once, at publish (`sign`, inside the
+ * track lock), and its signed bytes are stored with it, so an instance that has just started, or
+ * whose cache expired, reads them instead of signing while devices wait.
+ */
 export class ManifestService {
-  constructor(private readonly deps: { cache: ManifestCache; signer: ManifestSigner }) {}
+  private readonly cache: ManifestCache;
+
+  constructor(private readonly deps: ManifestServiceDeps) {
+    this.cache = new ManifestCache({
+      load: (track) => this.load(track),
+      ttlMs: deps.ttlMs,
+      maxTracks: deps.maxTracks,
+      maxBytes: deps.maxBytes,
+    });
+  }
 
   async resolve(request: ManifestRequest, ns: ManifestNamespace): Promise<ManifestOutcome> {
-    return this.resolveCached(request, ns) ?? this.outcome(await this.deps.cache.entry(trackOf(request)), request, ns);
+    return this.resolveCached(request, ns) ?? this.outcome(await this.cache.entry(trackOf(request)), request, ns);
   }
 
   /** The answer when the track is cached, without a promise: the hot path. Undefined on a miss. */
   resolveCached(request: ManifestRequest, ns: ManifestNamespace): ManifestOutcome | undefined {
-    const entry = this.deps.cache.peek(trackOf(request));
+    const entry = this.cache.peek(trackOf(request));
     return entry && this.outcome(entry, request, ns);
   }
 
   private outcome(entry: TrackEntry, request: ManifestRequest, ns: ManifestNamespace): ManifestOutcome {
     const decision = decideManifest(entry.newest, request.currentUpdateId);
     if (decision !== 'update') return decision === 'no-release' ? NO_RELEASE : UP_TO_DATE;
-    return { kind: 'update', signed: this.signed(entry, ns) };
+    return { kind: 'update', signed: entry.signed![ns] };
   }
 
-  private signed(entry: TrackEntry, ns: ManifestNamespace): SignedManifest {
-    const release = entry.newest!;
-    let signed = entry.signed[ns];
-    if (!signed) {
-      signed = signManifest(assembleManifest(release, ns), ns, this.deps.signer);
-      entry.signed[ns] = signed;
+  /** The manifests of a release about to be stored, signed in every namespace. */
+  sign(release: Release): ManifestSignature[] {
+    return signRelease(release, this.deps.signer);
+  }
+
+  /** A release this instance just stored (publish, rollback): its track answers with it at once. */
+  releasePublished(release: Release, signatures: ManifestSignature[]): void {
+    this.cache.prime(trackOf(release), entryOf(release, signatures));
+  }
+
+  /** Another instance changed a track: read it again on the next request. */
+  trackChanged(track: Track): void {
+    this.cache.invalidate(track);
+  }
+
+  /** Notifications may have been missed: read every track again. */
+  reset(): void {
+    this.cache.clear();
+  }
+
+  private async load(track: Track): Promise<TrackEntry> {
+    const found = await this.deps.store.newestSigned(track);
+    if (!found) return EMPTY_TRACK;
+    const { release } = found;
+    const signatures = found.signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
+    const unsigned = MANIFEST_NAMESPACES.filter((ns) => !signatures.some((stored) => stored.namespace === ns));
+    if (unsigned.length > 0) {
+      // Only a release stored before signing at publish, or one signed under an earlier key: signed
+      // once, here, and stored, so neither this instance nor any other signs it again.
+      const made = unsigned.map((ns) => signNamespace(release, ns, this.deps.signer));
+      await this.deps.store.saveSignatures(release.id, made);
+      this.deps.log.info(
+        { releaseId: release.id, namespaces: unsigned },
+        'signed a stored release under the current key',
+      );
+      signatures.push(...made);
     }
-    return signed;
-  }
-
-  /** Every new release of a track (publish, rollback) passes here, in the process that stored it. */
-  releasePublished(track: Track): void {
-    this.deps.cache.invalidate(track);
+    return entryOf(release, signatures);
   }
 }

@@ -5,6 +5,7 @@ import { auditEventsMigration } from './002_audit_events.js';
 import { assignmentsMigration } from './010_assignments.js';
 import { certificateAuthenticationStatesMigration } from './011_certificate_authentication_states.js';
 import { certificateIssuancesMigration } from './012_certificate_issuances.js';
+import { signedManifestsMigration } from './013_signed_manifests.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -17,6 +18,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '010_assignments': assignmentsMigration,
   '011_certificate_authentication_states': certificateAuthenticationStatesMigration,
   '012_certificate_issuances': certificateIssuancesMigration,
+  '013_signed_manifests': signedManifestsMigration,
 };
 
 class EngineMigrationProvider implements MigrationProvider {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { etagFor, etagMatches, isCompressible, negotiateEncoding } from './asset-delivery.js';
+import { etagFor, etagMatches, negotiateEncoding } from './asset-delivery.js';
+import { isCompressible } from './asset-encodings.js';
 
 describe('negotiateEncoding', () => {
   it.each([

@@ -1,11 +1,8 @@
-import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { DomainError } from '../../errors/domain-error.js';
-import { validateObjectKey } from './object-key.js';
+import { type AssetEncodings, type CompressedEncoding, encodedKey, isCompressible } from './asset-encodings.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 
 /** Update assets never change at their URL (Expo Updates protocol: content at a URL is fixed). */
@@ -20,26 +17,23 @@ class AssetNotFound extends DomainError {
   }
 }
 
-export type ContentEncoding = 'br' | 'gzip' | 'identity';
+export type ContentEncoding = CompressedEncoding | 'identity';
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
-/** Already-compressed formats gain nothing from another pass. */
-const INCOMPRESSIBLE =
-  /^(image\/(?!svg)|video\/|audio\/|font\/woff2?|application\/(zip|gzip|x-gzip|zstd|x-7z-compressed|x-rar|x-bzip2|pdf|wasm))/i;
-const MIN_COMPRESSIBLE_BYTES = 1024;
-/** Sources above this are served as they are rather than read whole into memory to compress. */
-const MAX_COMPRESSIBLE_BYTES = 64 * 1024 * 1024;
-
-export const isCompressible = (object: Pick<StoredObject, 'contentType' | 'size'>): boolean =>
-  object.size >= MIN_COMPRESSIBLE_BYTES &&
-  object.size <= MAX_COMPRESSIBLE_BYTES &&
-  !INCOMPRESSIBLE.test(object.contentType);
+/** Devices send a handful of distinct accept-encoding headers: each is negotiated once. */
+const negotiated = new LRUCache<string, ContentEncoding>({ max: 256 });
 
 /** The encoding to answer with: brotli, then gzip, when the client allows them; identity otherwise. */
 export function negotiateEncoding(acceptEncoding: string | undefined): ContentEncoding {
   if (!acceptEncoding) return 'identity';
+  let encoding = negotiated.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = negotiate(acceptEncoding);
+    negotiated.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+function negotiate(acceptEncoding: string): ContentEncoding {
   const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
   const [best] = (negotiator.encodings as (available: string[], options?: { preferred?: string[] }) => string[])(
     ['br', 'gzip', 'identity'],
@@ -59,57 +53,41 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 export const etagFor = (etag: string, encoding: ContentEncoding): string =>
   encoding === 'identity' ? etag : etag.replace(/"$/, `-${encoding}"`);
 
-const etagToken = (etag: string): string => etag.replace(/^W\//, '').replace(/[^A-Za-z0-9_-]/g, '') || 'x';
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-async function compress(body: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> {
-  if (encoding === 'gzip') return gzip(body, { level: 9 });
-  return brotli(body, {
-    params: {
-      // Compressed once per asset and then served for a year: spend the CPU, up to a point.
-      [zlib.constants.BROTLI_PARAM_QUALITY]: body.length <= 4 * 1024 * 1024 ? 11 : 9,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
-}
-
 /**
  * Serves public update assets: content type, immutable caching, ETag/304, HEAD, and brotli or gzip
- * when asked. A compressed variant is made once, on first demand, and kept in the object store
- * itself under `encoded/<encoding>/<etag>/<key>`, so every instance shares it and none recompresses.
+ * when asked. The compressed forms are made when the asset arrives (AssetEncodings), never here: a
+ * form that is not ready yet is asked for in the background and the identity form is served meanwhile.
  * Content at an asset key never changes, so what the store said about it is remembered: a request
  * costs one read of the bytes (none for a 304), not a metadata round trip to S3 first.
  */
 export class AssetDelivery {
-  private readonly inflight = new Map<string, Promise<StoredObject | undefined>>();
-  /** Heads of existing assets and variants; only found objects, since a missing one may be uploaded. */
+  /** Heads of existing assets and their forms; only found objects, since a missing one may be uploaded. */
   private readonly heads = new LRUCache<string, StoredObject>({ max: 20_000 });
+  /** Lookups under way: a crowd asking for a new asset at once costs one lookup, not one each. */
+  private readonly looking = new Map<string, Promise<StoredObject | undefined>>();
 
   constructor(
     private readonly store: ObjectStore,
-    private readonly log: FastifyBaseLogger,
+    private readonly encodings: AssetEncodings,
   ) {}
 
-  static variantKey(key: string, object: StoredObject, encoding: 'br' | 'gzip'): string {
-    return validateObjectKey(`encoded/${encoding}/${etagToken(object.etag)}/${key}`);
-  }
-
   async serve(key: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const source = await this.headOf(key);
+    const source = await this.remembered(key, () => this.store.head(key));
     if (!source) throw new AssetNotFound();
 
     const compressible = isCompressible(source);
     let encoding = compressible ? negotiateEncoding(request.headers['accept-encoding']) : 'identity';
     let representation: StoredObject = source;
     if (encoding !== 'identity') {
-      const variant = await this.variant(key, source, encoding);
-      if (variant) representation = variant;
-      else encoding = 'identity';
+      const form = await this.remembered(encodedKey(key, source, encoding), () =>
+        this.encodings.find(key, source, encoding as CompressedEncoding),
+      );
+      if (form) representation = form;
+      else {
+        // Not made yet (an asset stored before compression at upload, or a failed attempt).
+        this.encodings.prepareLater(key);
+        encoding = 'identity';
+      }
     }
 
     const etag = etagFor(source.etag, encoding);
@@ -129,36 +107,18 @@ export class AssetDelivery {
     return reply.send(opened.body);
   }
 
-  private async headOf(key: string): Promise<StoredObject | undefined> {
+  private remembered(key: string, look: () => Promise<StoredObject | undefined>): Promise<StoredObject | undefined> {
     const known = this.heads.get(key);
-    if (known) return known;
-    const head = await this.store.head(key);
-    if (head) this.heads.set(key, head);
-    return head;
-  }
-
-  /** The stored compressed variant, made on first demand; undefined when it cannot be made. */
-  private variant(key: string, source: StoredObject, encoding: 'br' | 'gzip'): Promise<StoredObject | undefined> {
-    const variantKey = AssetDelivery.variantKey(key, source, encoding);
-    const known = this.heads.get(variantKey);
     if (known) return Promise.resolve(known);
-    const pending = this.inflight.get(variantKey);
+    const pending = this.looking.get(key);
     if (pending) return pending;
-    const work = (async () => {
-      const existing = await this.headOf(variantKey);
-      if (existing) return existing;
-      const opened = await this.store.get(key);
-      if (!opened) return undefined;
-      const compressed = await compress(await readAll(opened.body), encoding);
-      await this.store.put(variantKey, compressed, { contentType: source.contentType });
-      return this.headOf(variantKey);
-    })()
-      .catch((error: unknown) => {
-        this.log.warn({ err: error, key, encoding }, 'could not prepare a compressed asset; serving it uncompressed');
-        return undefined;
+    const lookup = look()
+      .then((head) => {
+        if (head) this.heads.set(key, head);
+        return head;
       })
-      .finally(() => this.inflight.delete(variantKey));
-    this.inflight.set(variantKey, work);
-    return work;
+      .finally(() => this.looking.delete(key));
+    this.looking.set(key, lookup);
+    return lookup;
   }
 }

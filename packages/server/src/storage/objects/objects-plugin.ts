@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { ObjectsConfig } from '../../config/object-store-config.js';
 import { objectRoutes } from '../../routes/objects.js';
 import { AssetDelivery } from './asset-delivery.js';
+import { AssetEncodings } from './asset-encodings.js';
 import { LocalObjectStore } from './local-object-store.js';
 import type { ObjectStore } from './object-store.js';
 import { ObjectUrlSigner } from './object-url-signer.js';
@@ -13,6 +14,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Object storage (local files or S3): update assets and certificate PDFs. */
     objectStore: ObjectStore;
+    /** The compressed forms of update assets, made when they arrive (upload or publish). */
+    assetEncodings: AssetEncodings;
   }
 }
 
@@ -62,12 +65,15 @@ export const objectsPlugin = fp<ObjectsPluginOptions>(
       store = local;
     }
     app.decorate('objectStore', store);
+    const encodings = new AssetEncodings(store, app.log);
+    app.decorate('assetEncodings', encodings);
 
     // Encapsulated: the upload route's content-type parsers stay inside it.
     await app.register(objectRoutes, {
       store,
       signer,
-      delivery: new AssetDelivery(store, app.log),
+      encodings,
+      delivery: new AssetDelivery(store, encodings),
       // With S3, uploads go to presigned S3 URLs; only local objects are uploaded through here.
       uploadLimitBytes: config.kind === 'local' ? options.config.uploadLimitBytes : undefined,
     });

@@ -1,0 +1,190 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
+import { NodeManifestSigner } from '../../src/signing/manifest-signer.js';
+import type { ObjectStore } from '../../src/storage/objects/object-store.js';
+import { describeEachEngine } from '../support/engines.js';
+import { checkManifestLikeExpo, clientHeaders, fetchManifestLikeExpo } from '../support/expo-client.js';
+import { watchLoopBlocking } from '../support/loop-blocking.js';
+import { fileOf, publishRelease } from '../support/publisher.js';
+import { startTestServer, TEST_SIGNING, type TestServer } from '../support/test-server.js';
+
+/**
+ * Release day (issue 17): a crowd of devices checks for and downloads a release the moment it is
+ * published. Compression happens when the bundle is uploaded and signing when the release is
+ * published, once each; the crowd then only reads, and the event loop never stalls.
+ */
+const CROWD = 500;
+const MAX_BLOCK_MS = 50;
+/** What the crowd may add to this process's memory (server and its 500 clients together). */
+const MAX_RSS_GROWTH_BYTES = 256 * 1024 * 1024;
+const BUNDLE_BYTES = 5 * 1024 * 1024;
+
+/** JavaScript-like text that compresses as a real bundle does, different on every call. */
+function bundleText(bytes: number): Buffer {
+  const words = ['function', 'return', 'const', 'props', 'useState', 'render', 'children', 'value', 'React'];
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `${words[i % words.length]} _${randomBytes(3).toString('hex')}(a${i % 97}){return ${words[(i * 7) % words.length]}.x${i % 13}+${i};}\n`;
+    parts.push(line);
+    size += line.length;
+  }
+  return Buffer.from(parts.join('')).subarray(0, bytes);
+}
+
+/** The keys of compressed forms the store was asked to write since the spy was made. */
+function watchEncodedWrites(store: ObjectStore) {
+  const put = vi.spyOn(store, 'put');
+  return () => put.mock.calls.map(([key]) => key).filter((key) => key.startsWith('encoded/'));
+}
+
+const crowdScript = fileURLToPath(new URL('../support/crowd.mjs', import.meta.url));
+
+interface CrowdAnswer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  sha: string;
+  bytes: number;
+}
+
+/** `count` devices GET `url` at once, from another process (support/crowd.mjs). */
+async function crowd(url: string, count: number, headers: Record<string, string>) {
+  const child = spawn(process.execPath, [crowdScript, JSON.stringify({ url, count, headers })]);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`the crowd failed (${code}): ${err}`);
+  return JSON.parse(out) as { answers: CrowdAnswer[]; bodies: Record<string, string> };
+}
+
+describeEachEngine('release day', (engine) => {
+  let publisher: TestServer;
+  afterEach(() => vi.restoreAllMocks());
+  beforeAll(async () => {
+    publisher = await startTestServer(engine);
+  });
+  afterAll(async () => {
+    await publisher?.close();
+  });
+
+  it(`${CROWD} devices download a just-published 5 MiB bundle at once: all get the stored brotli form, none waits for compression`, async () => {
+    const encodedWrites = watchEncodedWrites(publisher.app.objectStore);
+    const bundle = bundleText(BUNDLE_BYTES);
+    const { urls } = await publishRelease(publisher, {
+      channel: 'production',
+      platform: 'android',
+      runtimeVersion: 'herd-1',
+      launch: fileOf(bundle, 'application/javascript', '.bundle'),
+    });
+    // The upload made the brotli and gzip forms; the publish found them there.
+    expect(
+      encodedWrites()
+        .map((key) => key.split('/')[1])
+        .sort(),
+    ).toEqual(['br', 'gzip']);
+    const url = [...urls.values()][0]!;
+
+    const before = process.memoryUsage.rss();
+    const watch = watchLoopBlocking();
+    const { answers } = await crowd(url, CROWD, { 'accept-encoding': 'br, gzip' });
+    const { longestBlockMs, longestWallGapMs, peakRssBytes } = watch.stop();
+    console.log(
+      `release day [${engine}]: longest block ${longestBlockMs.toFixed(1)} ms (wall gap ${longestWallGapMs.toFixed(1)} ms), RSS +${((peakRssBytes - before) / 2 ** 20).toFixed(0)} MiB`,
+    );
+
+    expect(answers.every((answer) => answer.status === 200 && answer.headers['content-encoding'] === 'br')).toBe(true);
+    expect(answers.every((answer) => answer.headers.vary === 'accept-encoding')).toBe(true);
+    // Every device got the same bytes, and they are the bundle.
+    expect(new Set(answers.map((answer) => answer.sha)).size).toBe(1);
+    // node:http, not fetch: fetch would decompress the body on the way.
+    const compressed = await new Promise<Buffer>((resolve, reject) =>
+      http
+        .get(url, { headers: { 'accept-encoding': 'br' } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve(Buffer.concat(chunks)));
+        })
+        .on('error', reject),
+    );
+    expect(createHash('sha256').update(compressed).digest('base64url')).toBe(answers[0]!.sha);
+    expect(zlib.brotliDecompressSync(compressed).equals(bundle)).toBe(true);
+    expect(compressed.length).toBeLessThan(BUNDLE_BYTES / 3);
+    // Nothing was compressed while the crowd downloaded.
+    expect(encodedWrites()).toHaveLength(2);
+    expect(longestBlockMs).toBeLessThanOrEqual(MAX_BLOCK_MS);
+    expect(peakRssBytes - before).toBeLessThan(MAX_RSS_GROWTH_BYTES);
+  });
+
+  it(`${CROWD} devices ask a just-started instance for a just-published track at once: signed once, at publish`, async () => {
+    const signatures = vi.spyOn(NodeManifestSigner.prototype, 'signatureHeader');
+    const { id } = await publishRelease(publisher, {
+      channel: 'production',
+      platform: 'ios',
+      runtimeVersion: 'herd-2',
+      launch: fileOf(bundleText(4096), 'application/javascript', '.bundle'),
+    });
+    // Once per header namespace, inside the publish.
+    expect(signatures).toHaveBeenCalledTimes(2);
+
+    // A second instance on the same database, started after the publish: every track is cold there.
+    const fresh = await startTestServer(engine, { database: publisher.database });
+    try {
+      const loads = vi.spyOn(KyselyReleaseStore.prototype, 'newestSigned');
+      const track = { platform: 'ios', runtimeVersion: 'herd-2', channel: 'production' };
+      const trust = { certificatePem: TEST_SIGNING.certificatePem, keyId: 'main' };
+      const before = process.memoryUsage.rss();
+      const watch = watchLoopBlocking();
+      const manifestUrl = `${fresh.url}/api/updates/manifest`;
+      const [expo, ota] = await Promise.all([
+        crowd(manifestUrl, CROWD / 2, clientHeaders('expo', track)),
+        crowd(manifestUrl, CROWD / 2, clientHeaders('ota', track)),
+      ]);
+      const { longestBlockMs, longestWallGapMs, peakRssBytes } = watch.stop();
+      console.log(
+        `release day [${engine}]: longest block ${longestBlockMs.toFixed(1)} ms (wall gap ${longestWallGapMs.toFixed(1)} ms), RSS +${((peakRssBytes - before) / 2 ** 20).toFixed(0)} MiB`,
+      );
+
+      // Every answer is the release, signed, and passes what expo-updates checks.
+      for (const [ns, { answers, bodies }] of [
+        ['expo', expo],
+        ['ota', ota],
+      ] as const) {
+        expect(answers).toHaveLength(CROWD / 2);
+        for (const answer of answers) {
+          const headers = new Headers(
+            Object.entries(answer.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+          );
+          const body = Buffer.from(bodies[answer.sha]!, 'base64');
+          const result = await checkManifestLikeExpo(ns, { status: answer.status, headers, body }, trust);
+          expect(result.kind === 'update' && result.manifest.id).toBe(id);
+        }
+      }
+      // The new instance read the track once and signed nothing.
+      expect(loads).toHaveBeenCalledTimes(1);
+      expect(signatures).toHaveBeenCalledTimes(2);
+      expect(longestBlockMs).toBeLessThanOrEqual(MAX_BLOCK_MS);
+      expect(peakRssBytes - before).toBeLessThan(MAX_RSS_GROWTH_BYTES);
+
+      // The publishing instance answers from what it stored at publish: no read, no signing.
+      const onPublisher = await Promise.all(
+        Array.from({ length: 50 }, () => fetchManifestLikeExpo(publisher.url, 'expo', track, trust)),
+      );
+      expect(onPublisher.every((result) => result.kind === 'update' && result.manifest.id === id)).toBe(true);
+      expect(loads).toHaveBeenCalledTimes(1);
+      expect(signatures).toHaveBeenCalledTimes(2);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
