@@ -216,14 +216,14 @@ describe('the memos', () => {
     expect(parse(headersOf('1.0.0(1)'))).toBe(first);
   });
 
-  it('remembers 1000 requests, then starts over', async () => {
+  it('remembers 20 000 requests (a fleet of many tracks), then starts over', async () => {
     const { parseManifestRequest: parse } = await freshModule();
     const first = parse(headersOf('0'));
-    for (let i = 1; i < 999; i++) parse(headersOf(String(i)));
+    for (let i = 1; i < 19_999; i++) parse(headersOf(String(i)));
     expect(parse(headersOf('0'))).toBe(first);
-    parse(headersOf('999')); // the 1000th entry
+    parse(headersOf('19999')); // the 20 000th entry
     expect(parse(headersOf('0'))).toBe(first);
-    parse(headersOf('1000')); // the memo is full: emptied before this one is stored
+    parse(headersOf('20000')); // the memo is full: emptied before this one is stored
     const again = parse(headersOf('0'));
     expect(again).not.toBe(first);
     expect(again).toEqual(first);
