@@ -8,6 +8,9 @@ import type { LockedTrack, NewAuditEvent, NewRelease, ReleaseStore, SignedReleas
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
+/** Release ids per query when reading signatures in bulk: far below either engine's parameter limit. */
+const SIGNATURE_BATCH = 500;
+
 export const toRelease = (row: Selectable<ReleasesTable>): Release => ({
   id: row.id,
   channel: row.channel as Release['channel'],
@@ -136,6 +139,50 @@ export class KyselyReleaseStore implements ReleaseStore {
 
   saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void> {
     return saveSignatures(this.db, releaseId, signatures);
+  }
+
+  async newestSignedOfRecentTracks(limit: number): Promise<SignedRelease[]> {
+    // The track index (channel, platform, runtime_version, created_at desc) answers the grouping.
+    const recent = this.db
+      .selectFrom('releases')
+      .select(['channel', 'platform', 'runtime_version', (eb) => eb.fn.max('created_at').as('newest_at')])
+      .groupBy(['channel', 'platform', 'runtime_version'])
+      .orderBy('newest_at', 'desc')
+      .limit(limit)
+      .as('recent');
+    const rows = await this.db
+      .selectFrom('releases')
+      .innerJoin(recent, (join) =>
+        join
+          .onRef('releases.channel', '=', 'recent.channel')
+          .onRef('releases.platform', '=', 'recent.platform')
+          .onRef('releases.runtime_version', '=', 'recent.runtime_version')
+          .onRef('releases.created_at', '=', 'recent.newest_at'),
+      )
+      .selectAll('releases')
+      .orderBy('releases.created_at', 'desc')
+      .orderBy('releases.seq', 'desc')
+      .execute();
+    // Releases of one track stored at the same instant: the later insert is the newest (newestQuery).
+    const newest = new Map<string, Release>();
+    for (const row of rows) {
+      const key = `${row.channel}\n${row.platform}\n${row.runtime_version}`;
+      if (!newest.has(key)) newest.set(key, toRelease(row));
+    }
+    const releases = [...newest.values()];
+    const signatures = new Map<string, ManifestSignature[]>();
+    for (let start = 0; start < releases.length; start += SIGNATURE_BATCH) {
+      const ids = releases.slice(start, start + SIGNATURE_BATCH).map((release) => release.id);
+      const found = await this.db
+        .selectFrom('signed_manifests')
+        .select(['release_id', 'namespace', 'certificate', 'body', 'signature'])
+        .where('release_id', 'in', ids)
+        .execute();
+      for (const { release_id, ...signature } of found) {
+        signatures.set(release_id, [...(signatures.get(release_id) ?? []), signature as ManifestSignature]);
+      }
+    }
+    return releases.map((release) => ({ release, signatures: signatures.get(release.id) ?? [] }));
   }
 
   async list(track: Track, limit: number): Promise<Release[]> {

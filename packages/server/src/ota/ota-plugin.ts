@@ -14,6 +14,7 @@ import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { ReleaseAssetCheck } from './assets/release-assets.js';
 import { KyselyReleaseStore } from './kysely-release-store.js';
+import { MANIFEST_CACHE_MAX_TRACKS } from './manifest/manifest-cache.js';
 import { ManifestService } from './manifest/manifest-service.js';
 import { PostgresReleaseNotifications } from './manifest/postgres-release-notifications.js';
 import { ReleaseService } from './release-service.js';
@@ -62,6 +63,16 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     : undefined;
   await notifications?.start();
   app.addHook('onClose', async () => notifications?.close());
+  // Before the first request: listen() waits for onReady, so traffic meets a warm cache.
+  app.addHook('onReady', async () => {
+    const started = performance.now();
+    try {
+      const tracks = await manifests.warm(MANIFEST_CACHE_MAX_TRACKS);
+      app.log.info({ tracks, ms: Math.round(performance.now() - started) }, 'manifest cache loaded');
+    } catch (err) {
+      app.log.warn({ err }, 'could not load the manifest cache at start-up; tracks load on first request');
+    }
+  });
 
   const assetBaseUrl = () => options.objects.assetPublicBaseUrl ?? options.objectsBaseUrl();
   const releases = new ReleaseService({

@@ -44,6 +44,11 @@ export interface ReleaseStore {
   newest(track: Track): Promise<Release | undefined>;
   /** The newest release and its stored signatures: what a manifest answer needs, in one read. */
   newestSigned(track: Track): Promise<SignedRelease | undefined>;
+  /**
+   * The newest release and signatures of each of the `limit` tracks published to most recently,
+   * most recent first: what a starting instance loads before it answers.
+   */
+  newestSignedOfRecentTracks(limit: number): Promise<SignedRelease[]>;
   /** Replaces a release's stored signatures (after a key rotation, or for a release stored before them). */
   saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void>;
   list(track: Track, limit: number): Promise<Release[]>;

@@ -126,7 +126,10 @@ describeEachEngine('release day', (engine) => {
     expect(peakRssBytes - before).toBeLessThan(MAX_RSS_GROWTH_BYTES);
   });
 
-  it(`${CROWD} devices ask a just-started instance for a just-published track at once: signed once, at publish`, async () => {
+  it(`${CROWD} devices ask another instance for a track just published through the first: signed once, at publish`, async () => {
+    // A second instance on the same database, running before the publish: the track is new to it,
+    // so its cache has nothing for it (on PostgreSQL the publish's notification also drops it).
+    const fresh = await startTestServer(engine, { database: publisher.database });
     const signatures = vi.spyOn(NodeManifestSigner.prototype, 'signatureHeader');
     const { id } = await publishRelease(publisher, {
       channel: 'production',
@@ -136,9 +139,6 @@ describeEachEngine('release day', (engine) => {
     });
     // Once per header namespace, inside the publish.
     expect(signatures).toHaveBeenCalledTimes(2);
-
-    // A second instance on the same database, started after the publish: every track is cold there.
-    const fresh = await startTestServer(engine, { database: publisher.database });
     try {
       const loads = vi.spyOn(KyselyReleaseStore.prototype, 'newestSigned');
       const track = { platform: 'ios', runtimeVersion: 'herd-2', channel: 'production' };

@@ -78,4 +78,39 @@ describeEachEngine('ReleaseStore contract', (engine) => {
     const stored = await store.findById(release.id);
     expect(stored).toEqual({ ...release, createdAt: '2026-02-03T04:05:06.789Z' });
   });
+
+  it('the newest signed release of the most recently published tracks, with their signatures', async () => {
+    const trackOf = (runtimeVersion: string) => ({ ...track, runtimeVersion });
+    const insert = async (runtimeVersion: string, at: string, signed: boolean) => {
+      const release = { ...newRelease(new Date(at)), runtimeVersion };
+      await store.withTrackLock(trackOf(runtimeVersion), async (locked) => {
+        await locked.insert(release);
+        if (signed) {
+          await locked.saveSignatures(release.id, [
+            { namespace: 'expo', certificate: 'c', body: `{"id":"${release.id}"}`, signature: 'sig="x"' },
+            { namespace: 'ota', certificate: 'c', body: `{"id":"${release.id}"}`, signature: 'sig="y"' },
+          ]);
+        }
+      });
+      return release.id;
+    };
+    await insert('recent-a', '2030-01-01T00:00:00.000Z', true);
+    const aNewest = await insert('recent-a', '2030-01-03T00:00:00.000Z', true);
+    const bNewest = await insert('recent-b', '2030-01-04T00:00:00.000Z', false);
+    await insert('recent-c', '2030-01-02T00:00:00.000Z', true);
+    // Two releases of one track at the same instant: the later insert is the newest.
+    await insert('recent-d', '2030-01-05T00:00:00.000Z', true);
+    const dNewest = await insert('recent-d', '2030-01-05T00:00:00.000Z', true);
+
+    const found = await store.newestSignedOfRecentTracks(3);
+    expect(found.map(({ release }) => [release.runtimeVersion, release.id])).toEqual([
+      ['recent-d', dNewest],
+      ['recent-b', bNewest],
+      ['recent-a', aNewest],
+    ]);
+    expect(found[0]!.signatures.map((signed) => signed.namespace).sort()).toEqual(['expo', 'ota']);
+    expect(found[0]!.signatures[0]!.body).toBe(`{"id":"${dNewest}"}`);
+    expect(found[1]!.signatures).toEqual([]);
+    expect(await store.newestSignedOfRecentTracks(0)).toEqual([]);
+  });
 });

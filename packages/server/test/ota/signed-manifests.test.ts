@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import { generateSigningKey } from '../../src/signing/development-signing-key.js';
 import { NodeManifestSigner } from '../../src/signing/manifest-signer.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -40,6 +41,8 @@ describeEachEngine('signed manifests', (engine) => {
 
     const signatures = vi.spyOn(NodeManifestSigner.prototype, 'signatureHeader');
     const restarted = await startTestServer(engine, { database: first.database });
+    // It loaded the recently published tracks before it listened: no request waits for a read.
+    const loads = vi.spyOn(KyselyReleaseStore.prototype, 'newestSigned');
     try {
       const trust = { certificatePem: TEST_SIGNING.certificatePem, keyId: 'main' };
       for (const ns of ['expo', 'ota'] as const) {
@@ -51,6 +54,10 @@ describeEachEngine('signed manifests', (engine) => {
         }
       }
       expect(signatures).not.toHaveBeenCalled();
+      expect(loads).not.toHaveBeenCalled();
+      expect(restarted.logs.entries().find((entry) => entry.msg === 'manifest cache loaded')).toMatchObject({
+        tracks: expect.any(Number),
+      });
     } finally {
       await restarted.close();
     }

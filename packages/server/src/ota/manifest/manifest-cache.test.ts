@@ -129,4 +129,33 @@ describe('ManifestCache', () => {
     expect(cache.peek(track)?.newest?.id).toBe('published');
     expect(loads.calls).toBe(1);
   });
+
+  it('fill keeps bulk-read entries, never over one a request already loaded, and none after an invalidation', async () => {
+    const cache = new ManifestCache({ load: async (t) => entry(`loaded-${t.runtimeVersion}`), ttlMs: 60_000 });
+    await cache.entry({ ...track, runtimeVersion: 'b' });
+    const since = cache.generation;
+    const bulk = ['a', 'b', 'c'].map(
+      (v) => [{ ...track, runtimeVersion: v }, entry(`bulk-${v}`)] as [Track, TrackEntry],
+    );
+    expect(cache.fill(bulk, since)).toBe(2);
+    expect(cache.peek({ ...track, runtimeVersion: 'a' })?.newest?.id).toBe('bulk-a');
+    expect(cache.peek({ ...track, runtimeVersion: 'b' })?.newest?.id).toBe('loaded-b');
+
+    const stale = cache.generation;
+    cache.invalidate({ ...track, runtimeVersion: 'a' });
+    expect(cache.fill([[{ ...track, runtimeVersion: 'z' }, entry('bulk-z')]], stale)).toBe(0);
+    expect(cache.peek({ ...track, runtimeVersion: 'z' })).toBeUndefined();
+  });
+
+  it('fill keeps the most recent tracks when they do not all fit', () => {
+    const cache = new ManifestCache({ load: async () => entry(undefined), ttlMs: 60_000, maxTracks: 2 });
+    // Most recently published first, as the store reads them.
+    const bulk = ['newest', 'middle', 'oldest'].map(
+      (v) => [{ ...track, runtimeVersion: v }, entry(v)] as [Track, TrackEntry],
+    );
+    expect(cache.fill(bulk, cache.generation)).toBe(2);
+    expect(cache.peek({ ...track, runtimeVersion: 'newest' })).toBeDefined();
+    expect(cache.peek({ ...track, runtimeVersion: 'middle' })).toBeDefined();
+    expect(cache.peek({ ...track, runtimeVersion: 'oldest' })).toBeUndefined();
+  });
 });

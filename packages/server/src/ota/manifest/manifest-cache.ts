@@ -43,7 +43,7 @@ export interface ManifestCacheOptions {
 export class ManifestCache {
   private readonly entries: LRUCache<string, TrackEntry>;
   private readonly loading = new Map<string, Promise<TrackEntry>>();
-  private generation = 0;
+  private generation_ = 0;
 
   constructor(private readonly options: ManifestCacheOptions) {
     this.entries = new LRUCache<string, TrackEntry>({
@@ -65,11 +65,11 @@ export class ManifestCache {
     if (hit) return Promise.resolve(hit);
     const pending = this.loading.get(key);
     if (pending) return pending;
-    const generation = this.generation;
+    const generation = this.generation_;
     const load = this.options
       .load(track)
       .then((entry) => {
-        if (generation === this.generation) this.entries.set(key, entry);
+        if (generation === this.generation_) this.entries.set(key, entry);
         return entry;
       })
       .finally(() => {
@@ -77,6 +77,28 @@ export class ManifestCache {
       });
     this.loading.set(key, load);
     return load;
+  }
+
+  /** A mark to pass to `fill`: loads that started before a later invalidation are not kept. */
+  get generation(): number {
+    return this.generation_;
+  }
+
+  /**
+   * Keeps entries read in bulk (start-up), oldest first so the most recent stay longest, except
+   * for tracks already cached and for all of them if anything was invalidated since `since`.
+   */
+  fill(entries: Array<[Track, TrackEntry]>, since: number): number {
+    if (since !== this.generation_) return 0;
+    const filled: string[] = [];
+    for (const [track, entry] of entries.toReversed()) {
+      const key = trackKey(track);
+      if (this.entries.has(key)) continue;
+      this.entries.set(key, entry);
+      filled.push(key);
+    }
+    // The bounds may have evicted some of them again.
+    return filled.filter((key) => this.entries.has(key)).length;
   }
 
   /** Replaces a track's entry with one known to be newest (this instance just published it). */
@@ -88,14 +110,14 @@ export class ManifestCache {
   /** Drops one track: the next request reads the database again. */
   invalidate(track: Track): void {
     const key = trackKey(track);
-    this.generation++;
+    this.generation_++;
     this.entries.delete(key);
     this.loading.delete(key);
   }
 
   /** Drops everything, e.g. after notifications may have been missed. */
   clear(): void {
-    this.generation++;
+    this.generation_++;
     this.entries.clear();
     this.loading.clear();
   }

@@ -41,7 +41,7 @@ function entryOf(release: Release, signatures: ManifestSignature[]): TrackEntry 
 }
 
 export interface ManifestServiceDeps extends Pick<ManifestCacheOptions, 'ttlMs' | 'maxTracks' | 'maxBytes'> {
-  store: Pick<ReleaseStore, 'newestSigned' | 'saveSignatures'>;
+  store: Pick<ReleaseStore, 'newestSigned' | 'saveSignatures' | 'newestSignedOfRecentTracks'>;
   signer: ManifestSigner;
   log: FastifyBaseLogger;
 }
@@ -97,6 +97,23 @@ export class ManifestService {
   /** Notifications may have been missed: read every track again. */
   reset(): void {
     this.cache.clear();
+  }
+
+  /**
+   * Loads the tracks published to most recently, as many as the cache holds, before the instance
+   * answers: one that has just started (an autoscaler's, a restart) then serves a fleet's tracks
+   * as fast as a warm one. A release without a signature under the current key is left for its
+   * first request, so a key rotation does not hold up start-up. Returns how many tracks it keeps.
+   */
+  async warm(limit: number): Promise<number> {
+    const since = this.cache.generation;
+    const found = await this.deps.store.newestSignedOfRecentTracks(limit);
+    const entries: Array<[Track, TrackEntry]> = [];
+    for (const { release, signatures } of found) {
+      const current = signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
+      if (current.length === MANIFEST_NAMESPACES.length) entries.push([trackOf(release), entryOf(release, current)]);
+    }
+    return this.cache.fill(entries, since);
   }
 
   private async load(track: Track): Promise<TrackEntry> {
