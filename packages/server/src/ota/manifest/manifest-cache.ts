@@ -1,5 +1,6 @@
 import type { ManifestNamespace, Release, Track } from '@ferry/contracts';
 import { LRUCache } from 'lru-cache';
+import { SingleFlight } from '../../single-flight.js';
 import type { SignedManifest } from './manifest-response.js';
 
 /** What the cache knows about one track: its newest release (or none) and that release's signed bytes. */
@@ -42,7 +43,8 @@ export interface ManifestCacheOptions {
  */
 export class ManifestCache {
   private readonly entries: LRUCache<string, TrackEntry>;
-  private readonly loading = new Map<string, Promise<TrackEntry>>();
+  /** Loads under way; a crowd waiting for one track is woken a slice per event-loop turn. */
+  private readonly loading = new SingleFlight<string, TrackEntry>();
   private generation_ = 0;
 
   constructor(private readonly options: ManifestCacheOptions) {
@@ -63,20 +65,13 @@ export class ManifestCache {
     const key = trackKey(track);
     const hit = this.entries.get(key);
     if (hit) return Promise.resolve(hit);
-    const pending = this.loading.get(key);
-    if (pending) return pending;
-    const generation = this.generation_;
-    const load = this.options
-      .load(track)
-      .then((entry) => {
+    return this.loading.run(key, () => {
+      const generation = this.generation_;
+      return this.options.load(track).then((entry) => {
         if (generation === this.generation_) this.entries.set(key, entry);
         return entry;
-      })
-      .finally(() => {
-        if (this.loading.get(key) === load) this.loading.delete(key);
       });
-    this.loading.set(key, load);
-    return load;
+    });
   }
 
   /** A mark to pass to `fill`: loads that started before a later invalidation are not kept. */
@@ -112,7 +107,7 @@ export class ManifestCache {
     const key = trackKey(track);
     this.generation_++;
     this.entries.delete(key);
-    this.loading.delete(key);
+    this.loading.forget(key);
   }
 
   /** Drops everything, e.g. after notifications may have been missed. */

@@ -1,7 +1,9 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { DomainError } from '../../errors/domain-error.js';
+import { SingleFlight } from '../../single-flight.js';
 import { type AssetEncodings, type CompressedEncoding, encodedKey, isCompressible } from './asset-encodings.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 
@@ -18,6 +20,19 @@ class AssetNotFound extends DomainError {
 }
 
 export type ContentEncoding = CompressedEncoding | 'identity';
+
+/** How much of a kept asset is handed to a socket at a time. */
+const SEND_SLICE_BYTES = 64 * 1024;
+
+function* slicesOf(bytes: Buffer): Generator<Buffer> {
+  for (let offset = 0; offset < bytes.length; offset += SEND_SLICE_BYTES) {
+    yield bytes.subarray(offset, offset + SEND_SLICE_BYTES);
+  }
+}
+
+/** Bytes of served assets kept in memory in all, and the largest one kept. */
+export const HOT_BYTES_MAX = 64 * 1024 * 1024;
+export const HOT_OBJECT_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Devices send a handful of distinct accept-encoding headers: each is negotiated once. */
 const negotiated = new LRUCache<string, ContentEncoding>({ max: 256 });
@@ -63,8 +78,22 @@ export const etagFor = (etag: string, encoding: ContentEncoding): string =>
 export class AssetDelivery {
   /** Heads of existing assets and their forms; only found objects, since a missing one may be uploaded. */
   private readonly heads = new LRUCache<string, StoredObject>({ max: 20_000 });
-  /** Lookups under way: a crowd asking for a new asset at once costs one lookup, not one each. */
-  private readonly looking = new Map<string, Promise<StoredObject | undefined>>();
+  /**
+   * The bytes of recently served representations up to HOT_OBJECT_MAX_BYTES each: a crowd
+   * downloading a new bundle is served from one buffer, with no read (no S3 round trip) and no
+   * allocation per device. Safe because the content at an asset key never changes.
+   */
+  private readonly hot = new LRUCache<string, Buffer>({
+    maxSize: HOT_BYTES_MAX,
+    maxEntrySize: HOT_OBJECT_MAX_BYTES,
+    sizeCalculation: (bytes) => Math.max(1, bytes.length),
+  });
+  private readonly reading = new SingleFlight<string, Buffer | undefined>();
+  /**
+   * Lookups under way: a crowd asking for a new asset at once costs one lookup, not one each, and
+   * is woken a slice per event-loop turn.
+   */
+  private readonly looking = new SingleFlight<string, StoredObject | undefined>();
 
   constructor(
     private readonly store: ObjectStore,
@@ -102,23 +131,40 @@ export class AssetDelivery {
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     reply.header('content-length', representation.size);
     if (request.method === 'HEAD') return reply.send();
+    if (representation.size <= HOT_OBJECT_MAX_BYTES) {
+      const bytes = await this.bytesOf(representation.key);
+      if (!bytes) throw new AssetNotFound();
+      // Views of the one buffer, a slice at a time as the socket drains: sending it whole would
+      // copy megabytes into the kernel per device in the turn its request arrived.
+      return reply.send(Readable.from(slicesOf(bytes), { objectMode: false }));
+    }
     const opened = await this.store.get(representation.key);
     if (!opened) throw new AssetNotFound();
     return reply.send(opened.body);
   }
 
+  private bytesOf(key: string): Promise<Buffer | undefined> {
+    const known = this.hot.get(key);
+    if (known) return Promise.resolve(known);
+    return this.reading.run(key, async () => {
+      const opened = await this.store.get(key);
+      if (!opened) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const chunk of opened.body) chunks.push(chunk as Buffer);
+      const bytes = Buffer.concat(chunks);
+      this.hot.set(key, bytes);
+      return bytes;
+    });
+  }
+
   private remembered(key: string, look: () => Promise<StoredObject | undefined>): Promise<StoredObject | undefined> {
     const known = this.heads.get(key);
     if (known) return Promise.resolve(known);
-    const pending = this.looking.get(key);
-    if (pending) return pending;
-    const lookup = look()
-      .then((head) => {
+    return this.looking.run(key, () =>
+      look().then((head) => {
         if (head) this.heads.set(key, head);
         return head;
-      })
-      .finally(() => this.looking.delete(key));
-    this.looking.set(key, lookup);
-    return lookup;
+      }),
+    );
   }
 }

@@ -1,8 +1,12 @@
 import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DomainError } from '../../../errors/domain-error.js';
-import { negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
-import type { ManifestService } from '../../../ota/manifest/manifest-service.js';
+import {
+  type ManifestFormat,
+  negotiateManifestFormat,
+  parseManifestRequest,
+} from '../../../ota/manifest/manifest-request.js';
+import type { ManifestOutcome, ManifestService } from '../../../ota/manifest/manifest-service.js';
 
 /** Response headers of every manifest answer, 204 included, per namespace (decisions.md §4). */
 const protocolHeaders = (ns: ManifestNamespace): Record<string, string> => ({
@@ -19,6 +23,28 @@ const SIGNATURE_HEADER: Record<ManifestNamespace, string> = {
   expo: manifestHeaders('expo').signature,
 };
 
+function sendOutcome(
+  reply: FastifyReply,
+  outcome: ManifestOutcome,
+  format: ManifestFormat,
+  ns: ManifestNamespace,
+): void {
+  if (outcome.kind === 'no-update') {
+    reply.code(204).send();
+    return;
+  }
+  const { signed } = outcome;
+  if (format === 'multipart') {
+    reply.header('content-type', signed.multipartContentType).send(signed.multipart);
+    return;
+  }
+  // JSON structure: the manifest is the body and its signature moves to a response header.
+  reply
+    .header('content-type', format === 'expo+json' ? 'application/expo+json' : 'application/json; charset=utf-8')
+    .header(SIGNATURE_HEADER[ns], signed.signature)
+    .send(signed.json);
+}
+
 /** GET /api/updates/manifest: unauthenticated; integrity comes from the signature the app verifies. */
 export function manifestRoute(app: FastifyInstance, options: { service: ManifestService }): void {
   app.get(
@@ -32,7 +58,10 @@ export function manifestRoute(app: FastifyInstance, options: { service: Manifest
         tags: ['updates'],
       },
     },
-    async (request, reply) => {
+    // Synchronous on the hot path, returning nothing: an async handler that returns `reply` makes
+    // Fastify wait for the response to finish (Reply is a thenable), which cost a fifth of the
+    // throughput of a cached manifest (bench:manifest).
+    (request, reply) => {
       const parsed = parseManifestRequest(request.headers);
       reply.headers(PROTOCOL_HEADERS[parsed.ns]);
       if (!parsed.ok) {
@@ -52,19 +81,14 @@ export function manifestRoute(app: FastifyInstance, options: { service: Manifest
           { available: ['multipart/mixed', 'application/expo+json', 'application/json'] },
         );
       }
-
-      const outcome =
-        options.service.resolveCached(parsed.request, parsed.ns) ??
-        (await options.service.resolve(parsed.request, parsed.ns));
-      if (outcome.kind === 'no-update') return reply.code(204).send();
-      const { signed } = outcome;
-      if (format === 'multipart')
-        return reply.header('content-type', signed.multipartContentType).send(signed.multipart);
-      // JSON structure: the manifest is the body and its signature moves to a response header.
-      return reply
-        .header('content-type', format === 'expo+json' ? 'application/expo+json' : 'application/json; charset=utf-8')
-        .header(SIGNATURE_HEADER[parsed.ns], signed.signature)
-        .send(signed.json);
+      const cached = options.service.resolveCached(parsed.request, parsed.ns);
+      if (cached) {
+        sendOutcome(reply, cached, format, parsed.ns);
+        return;
+      }
+      return options.service.resolve(parsed.request, parsed.ns).then((outcome) => {
+        sendOutcome(reply, outcome, format, parsed.ns);
+      });
     },
   );
 }
