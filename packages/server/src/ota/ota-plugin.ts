@@ -82,6 +82,8 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     assets: new ReleaseAssetCheck({
       store: objectStore,
       encodings: app.assetEncodings,
+      delivery: app.assetDelivery,
+      log: app.log,
       publicBaseUrl: options.objects.assetPublicBaseUrl,
     }),
     sign: (release) => manifests.sign(release),

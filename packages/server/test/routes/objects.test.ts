@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOT_OBJECT_MAX_BYTES } from '../../src/storage/objects/asset-delivery.js';
 import { updateAssetKey } from '../../src/storage/objects/object-key.js';
 import { hashOfBytes } from '../support/publisher.js';
 import { startTestS3, type TestS3 } from '../support/s3.js';
@@ -167,6 +168,17 @@ for (const adapter of ['local', 's3'] as const) {
         expect(later.headers['content-encoding']).toBe('br');
         expect(zlib.brotliDecompressSync(later.body).equals(text)).toBe(true);
         expect(later.headers.etag).not.toBe(first.headers.etag);
+      });
+
+      it('serve an asset above what is kept in memory by streaming it from the store, twice alike', async () => {
+        const body = Buffer.concat([randomBytes(HOT_OBJECT_MAX_BYTES), Buffer.from('tail')]);
+        const url = await putAsset(body, 'image/png');
+        for (let i = 0; i < 2; i++) {
+          const response = await rawRequest(url, new URL(url).pathname, 'GET', { 'accept-encoding': 'br' });
+          expect(response.status).toBe(200);
+          expect(response.headers['content-length']).toBe(String(body.length));
+          expect(response.body.equals(body)).toBe(true);
+        }
       });
 
       it('never compresses formats that are compressed already', async () => {

@@ -1,5 +1,7 @@
 import type { ReleasePayload } from '@ferry/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
+import type { AssetDelivery } from '../../storage/objects/asset-delivery.js';
 import type { AssetEncodings } from '../../storage/objects/asset-encodings.js';
 import { updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
@@ -10,6 +12,9 @@ export interface ReleaseAssetCheckDeps {
   store: ObjectStore;
   /** Makes the compressed forms an asset still lacks (uploaded straight to S3, or before compression at upload). */
   encodings?: Pick<AssetEncodings, 'prepare'>;
+  /** Reads the compressed forms into this instance's memory once they exist. */
+  delivery?: Pick<AssetDelivery, 'preload'>;
+  log?: FastifyBaseLogger;
   /** ASSET_PUBLIC_BASE_URL when set: asset URLs must then lie under it. */
   publicBaseUrl: string | undefined;
 }
@@ -58,6 +63,16 @@ export class ReleaseAssetCheck {
       ),
     );
     const limit = pLimit(HEAD_CONCURRENCY);
-    await Promise.all([...keys].map((key) => limit(() => encodings.prepare(key))));
+    await Promise.all(
+      [...keys].map((key) =>
+        limit(async () => {
+          await encodings.prepare(key);
+          // Only a head start: a failure here costs the first device a read, not the publish.
+          await this.deps.delivery
+            ?.preload(key)
+            .catch((err: unknown) => this.deps.log?.warn({ err, key }, 'could not preload an asset'));
+        }),
+      ),
+    );
   }
 }

@@ -16,6 +16,8 @@ declare module 'fastify' {
     objectStore: ObjectStore;
     /** The compressed forms of update assets, made when they arrive (upload or publish). */
     assetEncodings: AssetEncodings;
+    /** Serves update assets; a publish preloads a new release's assets through it. */
+    assetDelivery: AssetDelivery;
   }
 }
 
@@ -67,13 +69,15 @@ export const objectsPlugin = fp<ObjectsPluginOptions>(
     app.decorate('objectStore', store);
     const encodings = new AssetEncodings(store, app.log);
     app.decorate('assetEncodings', encodings);
+    const delivery = new AssetDelivery(store, encodings);
+    app.decorate('assetDelivery', delivery);
 
     // Encapsulated: the upload route's content-type parsers stay inside it.
     await app.register(objectRoutes, {
       store,
       signer,
       encodings,
-      delivery: new AssetDelivery(store, encodings),
+      delivery,
       // With S3, uploads go to presigned S3 URLs; only local objects are uploaded through here.
       uploadLimitBytes: config.kind === 'local' ? options.config.uploadLimitBytes : undefined,
     });
