@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { DomainError } from '../../errors/domain-error.js';
-import { SingleFlight, TurnPacer } from '../../single-flight.js';
+import { SingleFlight } from '../../single-flight.js';
+import { TurnPacer } from '../../turn-pacer.js';
 import {
   type AssetEncodings,
   COMPRESSED_ENCODINGS,
