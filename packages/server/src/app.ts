@@ -4,6 +4,7 @@ import { describeAreas } from './config/areas.js';
 import type { Config } from './config/config.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { frameworkErrors } from './http/error-handler.js';
+import { FastPaths } from './http/fast-paths.js';
 import { httpPlugin } from './http/http-plugin.js';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { loggerOptions } from './http/logger.js';
@@ -13,6 +14,13 @@ import { healthPlugin } from './routes/health.js';
 import { databasePlugin } from './storage/database-plugin.js';
 import { objectsPlugin } from './storage/objects/objects-plugin.js';
 import { SERVER_VERSION } from './version.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Requests answered before routing (http/fast-paths.ts). */
+    fastPaths: FastPaths;
+  }
+}
 
 export interface BuildAppOptions {
   config: Config;
@@ -34,7 +42,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (areas.ota && !config.releaseToken) {
     throw new Error('buildApp needs config.releaseToken with the OTA area on; main.ts provides a development one.');
   }
+  const fastPaths = new FastPaths();
   const app = Fastify({
+    serverFactory: fastPaths.serverFactory,
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.logLevel) }),
     logController: new LogController({ disableRequestLogging: true }),
     // request.log is built on first use: most requests log nothing (http/lazy-child-logger.ts).
@@ -46,6 +56,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clientErrorHandler,
     frameworkErrors,
   });
+  app.decorate('fastPaths', fastPaths);
+  // A closing server answers through Fastify, which refuses new requests with 503.
+  app.addHook('preClose', async () => fastPaths.clear());
   const publicUrl = publicUrlResolver(app, config);
   const objectsBaseUrl = () => `${publicUrl()}/objects`;
 

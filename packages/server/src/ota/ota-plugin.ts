@@ -7,6 +7,7 @@ import { bearerTokenOf, requireBearerToken } from '../http/bearer-token.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
 import { manifestRoute } from '../routes/api/updates/manifest.js';
+import { manifestFastPath } from '../routes/api/updates/manifest-fast-path.js';
 import { releaseRoute } from '../routes/api/updates/release.js';
 import { releasesRoute } from '../routes/api/updates/releases.js';
 import { rollbackRoute } from '../routes/api/updates/rollback.js';
@@ -103,6 +104,9 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   releaseRoute(app, { ...admin, bodyLimit: options.limits.releaseBodyBytes });
   baselineFingerprintRoute(app, { service: releases, perMinute: options.limits.baselinePerMinute });
   manifestRoute(app, { service: manifests });
+  // Request lines are logged at debug (http-plugin.ts): then every request goes through Fastify.
+  const logsRequests = () => app.log.level === 'debug' || app.log.level === 'trace';
+  app.fastPaths.add(manifestFastPath(manifests, { logsRequests }));
   assetsRoute(app, {
     ...admin,
     service: new AssetUploadService({

@@ -1,6 +1,7 @@
-import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
+import type { ManifestNamespace } from '@ferry/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DomainError } from '../../../errors/domain-error.js';
+import { manifestAnswer, PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
 import {
   type ManifestFormat,
   negotiateManifestFormat,
@@ -8,41 +9,16 @@ import {
 } from '../../../ota/manifest/manifest-request.js';
 import type { ManifestOutcome, ManifestService } from '../../../ota/manifest/manifest-service.js';
 
-/** Response headers of every manifest answer, 204 included, per namespace (decisions.md §4). */
-const protocolHeaders = (ns: ManifestNamespace): Record<string, string> => ({
-  [manifestHeaders(ns).protocolVersion]: '1',
-  [manifestHeaders(ns).sfvVersion]: '0',
-  'cache-control': 'private, max-age=0',
-});
-const PROTOCOL_HEADERS: Record<ManifestNamespace, Record<string, string>> = {
-  ota: protocolHeaders('ota'),
-  expo: protocolHeaders('expo'),
-};
-const SIGNATURE_HEADER: Record<ManifestNamespace, string> = {
-  ota: manifestHeaders('ota').signature,
-  expo: manifestHeaders('expo').signature,
-};
-
 function sendOutcome(
   reply: FastifyReply,
   outcome: ManifestOutcome,
   format: ManifestFormat,
   ns: ManifestNamespace,
 ): void {
-  if (outcome.kind === 'no-update') {
-    reply.code(204).send();
-    return;
-  }
-  const { signed } = outcome;
-  if (format === 'multipart') {
-    reply.header('content-type', signed.multipartContentType).send(signed.multipart);
-    return;
-  }
-  // JSON structure: the manifest is the body and its signature moves to a response header.
-  reply
-    .header('content-type', format === 'expo+json' ? 'application/expo+json' : 'application/json; charset=utf-8')
-    .header(SIGNATURE_HEADER[ns], signed.signature)
-    .send(signed.json);
+  const answer = manifestAnswer(outcome, format, ns);
+  reply.code(answer.status).headers(answer.headers);
+  if (answer.body) reply.send(answer.body);
+  else reply.send();
 }
 
 /** GET /api/updates/manifest: unauthenticated; integrity comes from the signature the app verifies. */

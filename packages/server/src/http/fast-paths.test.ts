@@ -1,0 +1,40 @@
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { FastPaths } from './fast-paths.js';
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/** A server from the factory whose Fastify stand-in answers "fastify". */
+async function serve(paths: FastPaths) {
+  const server = paths.serverFactory(
+    (_request, response) => {
+      response.end('fastify');
+    },
+    { keepAliveTimeout: 72_000, requestTimeout: 0, connectionTimeout: 0, maxRequestsPerSocket: 0 },
+  ) as http.Server;
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  expect(server.keepAliveTimeout).toBe(72_000);
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return async (path = '/') => (await fetch(url + path)).text();
+}
+
+it('answers what a fast path takes, and leaves the rest, failures and everything after clear() to Fastify', async () => {
+  const paths = new FastPaths();
+  paths.add((request, response) => {
+    if (request.url === '/boom') throw new Error('boom');
+    if (request.url !== '/fast') return false;
+    response.end('fast');
+    return true;
+  });
+  const get = await serve(paths);
+  expect(await get('/fast')).toBe('fast');
+  expect(await get('/other')).toBe('fastify');
+  expect(await get('/boom')).toBe('fastify');
+  paths.clear();
+  expect(await get('/fast')).toBe('fastify');
+});

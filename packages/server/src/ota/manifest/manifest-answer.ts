@@ -1,0 +1,60 @@
+import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
+import type { ManifestFormat } from './manifest-request.js';
+import type { ManifestOutcome } from './manifest-service.js';
+
+/** Response headers of every manifest answer, 204 included, per namespace (decisions.md §4). */
+const protocolHeaders = (ns: ManifestNamespace): Readonly<Record<string, string>> => ({
+  [manifestHeaders(ns).protocolVersion]: '1',
+  [manifestHeaders(ns).sfvVersion]: '0',
+  'cache-control': 'private, max-age=0',
+});
+export const PROTOCOL_HEADERS: Readonly<Record<ManifestNamespace, Readonly<Record<string, string>>>> = {
+  ota: protocolHeaders('ota'),
+  expo: protocolHeaders('expo'),
+};
+const SIGNATURE_HEADER: Record<ManifestNamespace, string> = {
+  ota: manifestHeaders('ota').signature,
+  expo: manifestHeaders('expo').signature,
+};
+
+/** What a manifest request is answered with: status, headers (protocol ones included) and body. */
+export interface ManifestAnswer {
+  status: 200 | 204;
+  headers: Readonly<Record<string, string>>;
+  body: Buffer | undefined;
+}
+
+const NO_UPDATE: Record<ManifestNamespace, ManifestAnswer> = {
+  ota: { status: 204, headers: PROTOCOL_HEADERS.ota, body: undefined },
+  expo: { status: 204, headers: PROTOCOL_HEADERS.expo, body: undefined },
+};
+
+/**
+ * The answer to an outcome in the structure the client accepts: multipart/mixed with the
+ * signature in the part's headers, or the JSON body with the signature as a response header. The
+ * route and the server's fast path (http/fast-path.ts) both answer with it.
+ */
+export function manifestAnswer(
+  outcome: ManifestOutcome,
+  format: ManifestFormat,
+  ns: ManifestNamespace,
+): ManifestAnswer {
+  if (outcome.kind === 'no-update') return NO_UPDATE[ns];
+  const { signed } = outcome;
+  if (format === 'multipart') {
+    return {
+      status: 200,
+      headers: { ...PROTOCOL_HEADERS[ns], 'content-type': signed.multipartContentType },
+      body: signed.multipart,
+    };
+  }
+  return {
+    status: 200,
+    headers: {
+      ...PROTOCOL_HEADERS[ns],
+      'content-type': format === 'expo+json' ? 'application/expo+json' : 'application/json; charset=utf-8',
+      [SIGNATURE_HEADER[ns]]: signed.signature,
+    },
+    body: signed.json,
+  };
+}

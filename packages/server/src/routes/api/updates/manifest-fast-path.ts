@@ -1,0 +1,35 @@
+import type { FastPath } from '../../../http/fast-paths.js';
+import { manifestAnswer } from '../../../ota/manifest/manifest-answer.js';
+import { negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
+import type { ManifestService } from '../../../ota/manifest/manifest-service.js';
+
+const PATH = '/api/updates/manifest';
+
+/**
+ * GET /api/updates/manifest for a track in the cache, answered before Fastify: the same parse,
+ * negotiation, outcome and answer as the route (routes/api/updates/manifest.ts), which takes every
+ * request this does not (a miss, a refusal, HEAD, debug logging).
+ */
+export function manifestFastPath(service: ManifestService, options: { logsRequests: () => boolean }): FastPath {
+  return (request, response) => {
+    if (request.method !== 'GET') return false;
+    const url = request.url ?? '';
+    if (url !== PATH && !url.startsWith(`${PATH}?`)) return false;
+    if (options.logsRequests()) return false;
+    const parsed = parseManifestRequest(request.headers);
+    if (!parsed.ok) return false;
+    const format = negotiateManifestFormat(request.headers.accept);
+    if (!format) return false;
+    const outcome = service.resolveCached(parsed.request, parsed.ns);
+    if (!outcome) return false;
+    const answer = manifestAnswer(outcome, format, parsed.ns);
+    if (answer.body) {
+      response.writeHead(answer.status, { ...answer.headers, 'content-length': answer.body.length });
+      response.end(answer.body);
+    } else {
+      response.writeHead(answer.status, answer.headers);
+      response.end();
+    }
+    return true;
+  };
+}
