@@ -1,5 +1,6 @@
 import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
 import type { ManifestFormat } from './manifest-request.js';
+import type { SignedManifest } from './manifest-response.js';
 import type { ManifestOutcome } from './manifest-service.js';
 
 /** Response headers of every manifest answer, 204 included, per namespace (decisions.md §4). */
@@ -40,21 +41,32 @@ export function manifestAnswer(
   ns: ManifestNamespace,
 ): ManifestAnswer {
   if (outcome.kind === 'no-update') return NO_UPDATE[ns];
-  const { signed } = outcome;
-  if (format === 'multipart') {
-    return {
-      status: 200,
-      headers: { ...PROTOCOL_HEADERS[ns], 'content-type': signed.multipartContentType },
-      body: signed.multipart,
-    };
+  // Made once per signed manifest and structure, then reused by every request (the hot path).
+  let answers = answersOf.get(outcome.signed);
+  if (!answers) {
+    answers = {};
+    answersOf.set(outcome.signed, answers);
   }
-  return {
-    status: 200,
-    headers: {
-      ...PROTOCOL_HEADERS[ns],
-      'content-type': format === 'expo+json' ? 'application/expo+json' : 'application/json; charset=utf-8',
-      [SIGNATURE_HEADER[ns]]: signed.signature,
-    },
-    body: signed.json,
-  };
+  let answer = answers[format];
+  if (!answer) {
+    answer = answerFor(outcome.signed, format, ns);
+    answers[format] = answer;
+  }
+  return answer;
+}
+
+const answersOf = new WeakMap<SignedManifest, Partial<Record<ManifestFormat, ManifestAnswer>>>();
+
+function answerFor(signed: SignedManifest, format: ManifestFormat, ns: ManifestNamespace): ManifestAnswer {
+  const body = format === 'multipart' ? signed.multipart : signed.json;
+  const headers: Record<string, string> =
+    format === 'multipart'
+      ? { ...PROTOCOL_HEADERS[ns], 'content-type': signed.multipartContentType }
+      : {
+          ...PROTOCOL_HEADERS[ns],
+          'content-type': format === 'expo+json' ? 'application/expo+json' : 'application/json; charset=utf-8',
+          [SIGNATURE_HEADER[ns]]: signed.signature,
+        };
+  headers['content-length'] = String(body.length);
+  return { status: 200, headers, body };
 }

@@ -23,13 +23,8 @@ export function manifestFastPath(service: ManifestService, options: { logsReques
     const outcome = service.resolveCached(parsed.request, parsed.ns);
     if (!outcome) return false;
     const answer = manifestAnswer(outcome, format, parsed.ns);
-    if (answer.body) {
-      response.writeHead(answer.status, { ...answer.headers, 'content-length': answer.body.length });
-      response.end(answer.body);
-    } else {
-      response.writeHead(answer.status, answer.headers);
-      response.end();
-    }
+    response.writeHead(answer.status, answer.headers);
+    response.end(answer.body);
     return true;
   };
 }
