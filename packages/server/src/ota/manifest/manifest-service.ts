@@ -86,7 +86,10 @@ export class ManifestService {
 
   /** A release this instance just stored (publish, rollback): its track answers with it at once. */
   releasePublished(release: Release, signatures: ManifestSignature[]): void {
-    this.cache.prime(trackOf(release), entryOf(release, signatures));
+    const current = signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
+    // Anything short of every namespace under this signer: the next request loads (and signs) it.
+    if (current.length === MANIFEST_NAMESPACES.length) this.cache.prime(trackOf(release), entryOf(release, current));
+    else this.cache.invalidate(trackOf(release));
   }
 
   /** Another instance changed a track: read it again on the next request. */
