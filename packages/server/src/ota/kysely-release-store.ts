@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Release, Track } from '@ferry/contracts';
+import { type Release, type Track, trackName } from '@ferry/contracts';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database } from '../storage/database.js';
 import { type DatabaseSchema, parseJson, type ReleasesTable, toJson } from '../storage/schema.js';
@@ -165,9 +165,9 @@ export class KyselyReleaseStore implements ReleaseStore {
       .execute();
     // Releases of one track stored at the same instant: the later insert is the newest (newestQuery).
     const newest = new Map<string, Release>();
-    for (const row of rows) {
-      const key = `${row.channel}\n${row.platform}\n${row.runtime_version}`;
-      if (!newest.has(key)) newest.set(key, toRelease(row));
+    for (const release of rows.map(toRelease)) {
+      // Channel and platform hold no slash, so the name is unique per track.
+      if (!newest.has(trackName(release))) newest.set(trackName(release), release);
     }
     const releases = [...newest.values()];
     const signatures = new Map<string, ManifestSignature[]>();

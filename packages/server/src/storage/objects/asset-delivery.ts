@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -180,9 +181,7 @@ export class AssetDelivery {
     return this.reading.run(key, async () => {
       const opened = await this.store.get(key);
       if (!opened) return undefined;
-      const chunks: Buffer[] = [];
-      for await (const chunk of opened.body) chunks.push(chunk as Buffer);
-      const bytes = Buffer.concat(chunks);
+      const bytes = await buffer(opened.body);
       this.hot.set(key, bytes);
       return bytes;
     });

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
@@ -37,12 +37,6 @@ const etagToken = (etag: string): string => etag.replace(/^W\//, '').replace(/[^
 /** Where the compressed form of an object is stored: beside it, named by the source's ETag. */
 export const encodedKey = (key: string, source: Pick<StoredObject, 'etag'>, encoding: CompressedEncoding): string =>
   validateObjectKey(`encoded/${encoding}/${etagToken(source.etag)}/${key}`);
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 export function compress(body: Buffer, encoding: CompressedEncoding): Promise<Buffer> {
   if (encoding === 'gzip') return gzip(body, { level: 9 });
@@ -115,7 +109,7 @@ export class AssetEncodings {
     if (missing.length === 0) return;
     const opened = await this.store.get(key);
     if (!opened || opened.etag !== source.etag) return;
-    const body = await readAll(opened.body);
+    const body = await buffer(opened.body);
     for (const encoding of missing) {
       await this.store.put(encodedKey(key, source, encoding), await compress(body, encoding), {
         contentType: source.contentType,
