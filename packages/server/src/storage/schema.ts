@@ -78,7 +78,51 @@ export interface SignedManifestsTable {
   signature: string;
 }
 
+/** A release published to a share of devices (migration 014). */
+export interface RolloutsTable {
+  release_id: string;
+  percent: number;
+  state: 'running' | 'complete' | 'reverted' | 'halted' | 'superseded';
+  halt_failure_rate: number | null;
+  halt_min_devices: number | null;
+  reason: string | null;
+  updated_at: number;
+}
+
+/** A track entry that is not a release: rollBackToEmbedded (migration 014). `signed` is JSON. */
+export interface DirectivesTable {
+  seq: Generated<number>;
+  id: string;
+  channel: string;
+  platform: string;
+  runtime_version: string;
+  type: 'rollBackToEmbedded';
+  actor: string;
+  signed: string;
+  created_at: number;
+}
+
+/** Devices (SHA-256 of EAS-Client-ID) seen running an update (migration 015). */
+export interface UpdateChecksTable {
+  update_id: string;
+  device: string;
+  first_seen: number;
+  last_seen: number;
+}
+
+/** Devices that reported an update as failed or crashed on it (migration 015). */
+export interface UpdateFailuresTable {
+  update_id: string;
+  device: string;
+  kind: 'failed' | 'fatal';
+  first_seen: number;
+}
+
 export interface DatabaseSchema {
+  rollouts: RolloutsTable;
+  directives: DirectivesTable;
+  update_checks: UpdateChecksTable;
+  update_failures: UpdateFailuresTable;
   releases: ReleasesTable;
   signed_manifests: SignedManifestsTable;
   audit_events: AuditEventsTable;

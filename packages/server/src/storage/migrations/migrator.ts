@@ -6,6 +6,8 @@ import { assignmentsMigration } from './010_assignments.js';
 import { certificateAuthenticationStatesMigration } from './011_certificate_authentication_states.js';
 import { certificateIssuancesMigration } from './012_certificate_issuances.js';
 import { signedManifestsMigration } from './013_signed_manifests.js';
+import { rolloutsAndDirectivesMigration } from './014_rollouts_and_directives.js';
+import { updateReportsMigration } from './015_update_reports.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -19,6 +21,8 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '011_certificate_authentication_states': certificateAuthenticationStatesMigration,
   '012_certificate_issuances': certificateIssuancesMigration,
   '013_signed_manifests': signedManifestsMigration,
+  '014_rollouts_and_directives': rolloutsAndDirectivesMigration,
+  '015_update_reports': updateReportsMigration,
 };
 
 class EngineMigrationProvider implements MigrationProvider {
