@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isStorableText, lineText } from '../text.js';
 import { Channel } from './channel.js';
 import { Platform } from './platform.js';
+import { RolloutRequest } from './rollout.js';
 import { RuntimeVersion } from './runtime-version.js';
 import { UpdatePolicySchema } from './update-policy-schema.js';
 
@@ -115,6 +116,8 @@ export const ReleasePayload = z
     fingerprint: Fingerprint.nullish(),
     allowNativeChange: z.boolean().optional(),
     metadata: ReleaseMetadataInput.optional(),
+    /** A share of devices (issue 18); without it the release reaches every device at once. */
+    rollout: RolloutRequest.optional(),
   })
   .strict();
 export type ReleasePayload = z.infer<typeof ReleasePayload>;
