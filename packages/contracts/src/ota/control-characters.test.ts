@@ -83,7 +83,7 @@ const FIELDS: Record<string, Field[]> = {
   ReleasePayload: [
     field(ReleasePayload, 'runtimeVersion', 'printable', (t) => release({ runtimeVersion: `1.0${t}0` })),
     field(ReleasePayload, 'fingerprint', 'line', (t) => release({ fingerprint: `fp${t}a` })),
-    ...(['commit', 'branch', 'actor', 'runId'] as const).map((name) =>
+    ...(['commit', 'branch', 'actor', 'runId', 'message'] as const).map((name) =>
       field(ReleasePayload, `metadata.${name}`, 'line', (t) => release({ metadata: { [name]: `x${t}y` } })),
     ),
     ...releaseAssetFields('launchAsset'),

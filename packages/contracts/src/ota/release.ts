@@ -35,12 +35,19 @@ export const ReleaseAsset = z.object({
 });
 export type ReleaseAsset = z.infer<typeof ReleaseAsset>;
 
-/** Who published, from where: free-form but bounded. `text` is lineText for requests. */
+/** The longest release message (`ferry publish --message`, by default the commit subject). */
+export const RELEASE_MESSAGE_MAX_LENGTH = 1024;
+
+/**
+ * Who published, from where, and why: free-form but bounded. `text` is lineText for requests. The
+ * message is one line like the others; it is never put in the public manifest.
+ */
 const metadataFields = (text: () => z.ZodString) => ({
   commit: text().max(255).optional(),
   branch: text().max(255).optional(),
   actor: text().max(255).optional(),
   runId: text().max(255).optional(),
+  message: text().max(RELEASE_MESSAGE_MAX_LENGTH).optional(),
 });
 export const ReleaseMetadataInput = z.object(metadataFields(lineText)).strict();
 
