@@ -2,6 +2,7 @@ export * from './certificates/index.js';
 export * from './errors.js';
 export * from './ferry-error.js';
 export * from './ota/assets.js';
+export * from './ota/audit-events.js';
 export * from './ota/channel.js';
 export * from './ota/manifest.js';
 export * from './ota/native-change.js';
