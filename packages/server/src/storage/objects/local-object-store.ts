@@ -1,9 +1,17 @@
 import type { Readable } from 'node:stream';
 import { LocalObjectFiles } from './local-object-files.js';
+import { listLocalObjects, removeEmptyFolders } from './local-object-listing.js';
 import { LocalObjectReader } from './local-object-reader.js';
 import { LocalObjectWriter } from './local-object-writer.js';
 import { objectKeyToUrlPath, validateObjectKey } from './object-key.js';
-import type { ObjectStore, PutStreamOptions, SignedPutOptions, SignedRequest, StoredObject } from './object-store.js';
+import type {
+  ListedObject,
+  ObjectStore,
+  PutStreamOptions,
+  SignedPutOptions,
+  SignedRequest,
+  StoredObject,
+} from './object-store.js';
 import type { ObjectUrlSigner } from './object-url-signer.js';
 
 export interface LocalObjectStoreOptions {
@@ -45,8 +53,17 @@ export class LocalObjectStore implements ObjectStore {
     return this.writer.putStream(key, body, options);
   }
 
-  delete(key: string): Promise<void> {
-    return this.writer.delete(key);
+  /** Removes the object and its meta file, then the folders that left empty (garbage collection empties many). */
+  async delete(key: string): Promise<void> {
+    await this.writer.delete(key);
+    await Promise.all([
+      removeEmptyFolders(this.files.dataRoot, this.files.dataPath(key)),
+      removeEmptyFolders(this.files.metaRoot, this.files.metaPath(key)),
+    ]);
+  }
+
+  list(prefix: string): AsyncIterable<ListedObject> {
+    return listLocalObjects(this.files, prefix);
   }
 
   async signedGetUrl(key: string, ttlSeconds: number): Promise<string> {

@@ -39,6 +39,24 @@ export const isValidObjectKey = (key: string): boolean => {
   }
 };
 
+/**
+ * Returns a listing prefix unchanged, or throws InvalidObjectKeyError. A prefix is a key's start:
+ * empty (everything), whole segments ending in a slash (`updates/`), or ending part-way through a
+ * segment (`updates/prod`). Its whole segments follow the key rules, so a listing cannot leave the store.
+ */
+export function validateObjectKeyPrefix(prefix: string): string {
+  if (typeof prefix !== 'string') throw new InvalidObjectKeyError('the prefix must be a string');
+  if (prefix === '') return prefix;
+  if (prefix.length > MAX_OBJECT_KEY_BYTES) {
+    throw new InvalidObjectKeyError(`the prefix is longer than ${MAX_OBJECT_KEY_BYTES} characters`);
+  }
+  if (!PRINTABLE_ASCII.test(prefix)) throw new InvalidObjectKeyError('the prefix must be printable ASCII');
+  if (prefix.includes('\\')) throw new InvalidObjectKeyError('the prefix must not contain a backslash');
+  const slash = prefix.lastIndexOf('/');
+  if (slash !== -1) validateObjectKey(prefix.slice(0, slash));
+  return prefix;
+}
+
 /** The URL path form of a key: each segment percent-encoded, so `%`, `?` and `#` survive the trip. */
 export const objectKeyToUrlPath = (key: string): string =>
   validateObjectKey(key)

@@ -47,6 +47,14 @@ export class UploadRejected extends DomainError {
   }
 }
 
+/** An object as a listing sees it. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  /** When the bytes at this key were last written (S3 LastModified, the file's mtime locally). */
+  lastModified: Date;
+}
+
 export interface SignedRequest {
   url: string;
   /** Headers the client must send with the request for the signature to hold. */
@@ -71,7 +79,14 @@ export interface ObjectStore {
   head(key: string): Promise<StoredObject | undefined>;
   /** Opens an object for reading; undefined when it does not exist. */
   get(key: string): Promise<(StoredObject & { body: Readable }) | undefined>;
+  /** Removes an object; deleting a key that holds nothing is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Every object whose key starts with `prefix` (a plain string prefix, as S3 means it: `updates/`
+   * lists everything under that folder), read a page at a time as the iteration goes, in no
+   * particular order. An object written or deleted while the listing runs may or may not be seen.
+   */
+  list(prefix: string): AsyncIterable<ListedObject>;
   /** A URL anyone can GET until it expires (private objects such as certificate PDFs). */
   signedGetUrl(key: string, ttlSeconds: number): Promise<string>;
   /** A URL and headers to PUT the object directly (the publisher's asset uploads). */

@@ -4,14 +4,16 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Location } from '../../config/object-store-config.js';
-import { validateObjectKey } from './object-key.js';
+import { isValidObjectKey, validateObjectKey, validateObjectKeyPrefix } from './object-key.js';
 import {
+  type ListedObject,
   type ObjectStore,
   type PutStreamOptions,
   type SignedPutOptions,
@@ -57,13 +59,16 @@ export class S3ObjectStore implements ObjectStore {
   readonly client: S3Client;
 
   private readonly now: () => Date;
+  private readonly listPageSize: number;
 
   constructor(
     private readonly location: S3Location,
-    options: { client?: S3Client; now?: () => Date } = {},
+    /** `listPageSize`: keys per ListObjectsV2 page (S3's maximum and default, 1000; tests page smaller). */
+    options: { client?: S3Client; now?: () => Date; listPageSize?: number } = {},
   ) {
     this.client = options.client ?? createS3Client(location);
     this.now = options.now ?? (() => new Date());
+    this.listPageSize = options.listPageSize ?? 1000;
   }
 
   /** The bucket key of an object key: the configured prefix, then the validated key. */
@@ -158,6 +163,33 @@ export class S3ObjectStore implements ObjectStore {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }));
+  }
+
+  /**
+   * ListObjectsV2, a page at a time as the iteration asks for more. Keys outside the configured
+   * prefix or not valid as object keys (written by something else) are skipped; an object whose
+   * last modification S3 does not state is reported as written now, so nothing treats it as old.
+   */
+  async *list(prefix: string): AsyncGenerator<ListedObject> {
+    validateObjectKeyPrefix(prefix);
+    const base = this.location.prefix ? `${this.location.prefix}/` : '';
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.location.bucket,
+          Prefix: base + prefix,
+          MaxKeys: this.listPageSize,
+          ContinuationToken: continuationToken,
+        }),
+      );
+      for (const item of page.Contents ?? []) {
+        const key = item.Key?.startsWith(base) ? item.Key.slice(base.length) : undefined;
+        if (key === undefined || !key.startsWith(prefix) || !isValidObjectKey(key)) continue;
+        yield { key, size: item.Size ?? 0, lastModified: item.LastModified ?? this.now() };
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken);
   }
 
   async signedGetUrl(key: string, ttlSeconds: number): Promise<string> {
