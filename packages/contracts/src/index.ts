@@ -1,6 +1,7 @@
 export * from './certificates/index.js';
 export * from './errors.js';
 export * from './ferry-error.js';
+export * from './ota/asset-gc.js';
 export * from './ota/assets.js';
 export * from './ota/audit-events.js';
 export * from './ota/channel.js';

@@ -44,6 +44,8 @@ describe('signing configuration', () => {
     ['key given twice', { OTA_SIGNING_KEY: '-----BEGIN…' }, /either OTA_SIGNING_KEY or OTA_SIGNING_KEY_PATH/],
     ['a key id with a quote', { OTA_SIGNING_KEY_ID: 'a"b' }, /OTA_SIGNING_KEY_ID/],
     ['a cache TTL of 0', { MANIFEST_CACHE_TTL_SECONDS: '0' }, /MANIFEST_CACHE_TTL_SECONDS/],
+    ['a GC grace period that is not a number', { ASSET_GC_GRACE_SECONDS: '1d' }, /ASSET_GC_GRACE_SECONDS/],
+    ['a GC grace period over 30 days', { ASSET_GC_GRACE_SECONDS: '2592001' }, /ASSET_GC_GRACE_SECONDS/],
   ])('%s stops start-up naming the variable', (_name, env, message) => {
     expect(failure(env)).toMatch(message);
   });
@@ -64,7 +66,13 @@ describe('signing configuration', () => {
       },
       keyId: 'prod-2026',
       manifestCacheTtlSeconds: 30,
+      assetGcGraceSeconds: 86_400,
     });
+  });
+
+  it('reads the asset GC grace period (0 allowed: tests and deliberate runs)', () => {
+    expect(load({ ASSET_GC_GRACE_SECONDS: '3600' }).updates.assetGcGraceSeconds).toBe(3600);
+    expect(load({ ASSET_GC_GRACE_SECONDS: '0' }).updates.assetGcGraceSeconds).toBe(0);
   });
 
   it('inline PEMs may carry \\n escapes (one-line secrets)', () => {

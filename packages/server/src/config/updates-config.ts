@@ -21,6 +21,8 @@ export interface UpdatesConfig {
   keyId: string;
   /** How long a cached "newest release of a track" is trusted without a notification. */
   manifestCacheTtlSeconds: number;
+  /** Asset garbage collection never deletes an object younger than this (ASSET_GC_GRACE_SECONDS). */
+  assetGcGraceSeconds: number;
 }
 
 const UpdatesEnv = z.object({
@@ -37,6 +39,12 @@ const UpdatesEnv = z.object({
     .regex(/^\d+$/, 'MANIFEST_CACHE_TTL_SECONDS must be a whole number')
     .transform(Number)
     .refine((n) => n >= 1 && n <= 86_400, 'MANIFEST_CACHE_TTL_SECONDS must be between 1 and 86400')
+    .optional(),
+  ASSET_GC_GRACE_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'ASSET_GC_GRACE_SECONDS must be a whole number')
+    .transform(Number)
+    .refine((n) => n <= 30 * 86_400, 'ASSET_GC_GRACE_SECONDS must be at most 2592000 (30 days)')
     .optional(),
 });
 
@@ -82,5 +90,6 @@ export function loadUpdatesConfig(rawEnv: Env, production: boolean): UpdatesConf
     signing: key && certificate ? { key, certificate, keyId } : undefined,
     keyId,
     manifestCacheTtlSeconds: env.MANIFEST_CACHE_TTL_SECONDS ?? 60,
+    assetGcGraceSeconds: env.ASSET_GC_GRACE_SECONDS ?? 86_400,
   };
 }

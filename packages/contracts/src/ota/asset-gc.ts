@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { lineText } from '../text.js';
+
+/** Releases kept per track when a collection names no number. */
+export const ASSET_GC_DEFAULT_KEEP = 10;
+/** More than any team rolls back through; bounds what one request keeps in memory. */
+export const ASSET_GC_MAX_KEEP = 1000;
+/** Keys of collected objects an answer names, as a sample. */
+export const ASSET_GC_SAMPLE_SIZE = 20;
+
+const who = lineText().min(1).max(255);
+
+/**
+ * POST /api/updates/gc: deletes the stored update assets (and their compressed forms) that no
+ * release it keeps lists. Per track it keeps the newest `keepPerTrack` releases, the head, the
+ * rollout fallback and every running or halted rollout. A dry run (the default) deletes nothing
+ * and answers what it would delete.
+ */
+export const AssetGcRequest = z
+  .object({
+    keepPerTrack: z
+      .number()
+      .int('keepPerTrack must be a whole number')
+      .min(1, 'keepPerTrack must be at least 1 (the newest release of each track is always kept)')
+      .max(ASSET_GC_MAX_KEEP, `keepPerTrack must be at most ${ASSET_GC_MAX_KEEP}`)
+      .default(ASSET_GC_DEFAULT_KEEP),
+    dryRun: z.boolean().default(true),
+    /** Who ran it, recorded in the audit event. */
+    actor: who.optional(),
+    runId: who.optional(),
+  })
+  .strict();
+export type AssetGcRequest = z.infer<typeof AssetGcRequest>;
+export type AssetGcRequestInput = z.input<typeof AssetGcRequest>;
+
+const count = z.number().int().min(0);
+/** A number of objects and their bytes. */
+export const ObjectTally = z.object({ objects: count, bytes: count });
+export type ObjectTally = z.infer<typeof ObjectTally>;
+
+export const AssetGcResponse = z.object({
+  dryRun: z.boolean(),
+  keepPerTrack: count,
+  /** Objects younger than this are never deleted (ASSET_GC_GRACE_SECONDS). */
+  graceSeconds: count,
+  tracks: count,
+  releases: count,
+  releasesKept: count,
+  /** Stored assets a kept release lists. */
+  kept: ObjectTally,
+  /** Objects no kept release lists but younger than the grace period: left for a later run. */
+  young: ObjectTally,
+  /** Deleted (or, in a dry run, what would be): assets and compressed forms. */
+  collected: ObjectTally.extend({ assets: count, encodedForms: count }),
+  /** Deletions the object store refused; those objects are still there, and the next run tries again. */
+  failed: ObjectTally,
+  /** Up to 20 keys of collected objects. */
+  sample: z.array(z.string()).max(ASSET_GC_SAMPLE_SIZE),
+});
+export type AssetGcResponse = z.infer<typeof AssetGcResponse>;
