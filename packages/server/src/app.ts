@@ -9,6 +9,7 @@ import { httpPlugin } from './http/http-plugin.js';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.js';
 import { loggerOptions } from './http/logger.js';
 import { publicUrlResolver } from './http/public-url.js';
+import { metricsPlugin } from './metrics/metrics-plugin.js';
 import { otaPlugin } from './ota/ota-plugin.js';
 import { healthPlugin } from './routes/health.js';
 import { databasePlugin } from './storage/database-plugin.js';
@@ -64,6 +65,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(httpPlugin, { limits: config.limits, version: SERVER_VERSION });
   await app.register(databasePlugin, { target: config.database });
+  // app.metrics, before every plugin that counts into it.
+  await app.register(metricsPlugin, { config: config.metrics, areas });
   await app.register(healthPlugin);
   await app.register(objectsPlugin, { config: config.objects, objectsBaseUrl, now });
   if (areas.ota && config.updates && config.releaseToken) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type Areas, parseAreas } from './areas.js';
 import { type CertificateConfig, loadCertificateConfig } from './certificate-config.js';
 import { ConfigError, type Env } from './env.js';
+import { loadMetricsConfig, type MetricsConfig } from './metrics-config.js';
 import { loadObjectsConfig, type ObjectsConfig } from './object-store-config.js';
 import { loadUpdatesConfig, type UpdatesConfig } from './updates-config.js';
 
@@ -89,6 +90,8 @@ export interface Config {
    * off: its variables are then neither required nor read.
    */
   updates: UpdatesConfig | undefined;
+  /** Where /metrics is served: off, the main port behind METRICS_TOKEN, or METRICS_PORT (metrics-config.ts). */
+  metrics: MetricsConfig;
 }
 
 /** Empty strings count as unset: CI systems often export VAR= for "not configured". */
@@ -140,5 +143,6 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     certificates: areas.certificates ? loadCertificateConfig(setEnv, production) : undefined,
     objects: loadObjectsConfig(setEnv, { production, dataDir }),
     updates: areas.ota ? loadUpdatesConfig(setEnv, production) : undefined,
+    metrics: loadMetricsConfig(setEnv, port),
   };
 }

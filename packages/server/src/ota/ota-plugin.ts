@@ -6,6 +6,7 @@ import type { UpdatesConfig } from '../config/updates-config.js';
 import { bearerTokenOf, requireBearerToken } from '../http/bearer-token.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
+import { assetGcRoute } from '../routes/api/updates/gc.js';
 import { manifestRoute } from '../routes/api/updates/manifest.js';
 import { manifestFastPath } from '../routes/api/updates/manifest-fast-path.js';
 import { releaseRoute } from '../routes/api/updates/release.js';
@@ -14,6 +15,8 @@ import { rollbackRoute } from '../routes/api/updates/rollback.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { ReleaseAssetCheck } from './assets/release-assets.js';
+import { AssetCollector } from './gc/asset-collector.js';
+import { KyselyGcStore } from './gc/kysely-gc-store.js';
 import { KyselyReleaseStore } from './kysely-release-store.js';
 import { MANIFEST_CACHE_MAX_TRACKS } from './manifest/manifest-cache.js';
 import { ManifestService } from './manifest/manifest-service.js';
@@ -117,4 +120,14 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   });
   releasesRoute(app, admin);
   rollbackRoute(app, admin);
+  assetGcRoute(app, {
+    ...admin,
+    collector: new AssetCollector({
+      store: new KyselyGcStore(database),
+      objects: objectStore,
+      graceSeconds: options.updates.assetGcGraceSeconds,
+      log: app.log,
+      now: options.now,
+    }),
+  });
 };

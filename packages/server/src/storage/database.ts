@@ -27,6 +27,8 @@ export interface Database {
   url?: string;
   /** Only for PostgreSQL: the pool, for LISTEN/NOTIFY and advisory locks. */
   pool?: pg.Pool;
+  /** Only for PostgreSQL: the pool behind `ephemeral` (its counters are exported as metrics). */
+  ephemeralPool?: pg.Pool;
   /** Opens every pooled connection (PostgreSQL), so the first burst of requests does not wait for them. */
   warm?: () => Promise<void>;
   close(): Promise<void>;
@@ -118,6 +120,7 @@ export function openDatabase(target: Config['database']): Database {
       ephemeral,
       url: target.url,
       pool,
+      ephemeralPool,
       warm: () => Promise.all([warmPool(pool), warmPool(ephemeralPool)]).then(() => {}),
       close: async () => {
         await Promise.all([db.destroy(), ephemeral.destroy()]);

@@ -1,0 +1,319 @@
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { type CounterCell, CounterCells, type HistogramCell, HistogramCells } from './cells.js';
+
+/** How a manifest request was answered. */
+export type ManifestOutcome = 'update' | 'no-update' | 'directive' | 'rollout-fallback' | 'refused' | 'error';
+export type PublishKind = 'publish' | 'rollback' | 'directive';
+export type RolloutAction = 'percent' | 'complete' | 'revert';
+export type FailureReportKind = 'failed' | 'fatal';
+/**
+ * How one certificate request ended: `started` (first call, authentication under way), `issued`
+ * (second call, a document URL), or why it did not (the error code it answered, in lower case).
+ */
+export type CertificateFlowOutcome =
+  | 'started'
+  | 'issued'
+  | 'pending'
+  | 'expired'
+  | 'state-invalid'
+  | 'unsupported-provider'
+  | 'invalid'
+  | 'assignment-refused'
+  | 'rejected'
+  | 'vendor-error'
+  | 'vendor-timeout'
+  | 'unavailable'
+  | 'error';
+/** One HTTP exchange with a vendor: its OAuth token, the first call, the second call. */
+export type VendorOperation = 'token' | 'start-authentication' | 'complete-issuance';
+
+export const MANIFEST_OUTCOMES: readonly ManifestOutcome[] = [
+  'update',
+  'no-update',
+  'directive',
+  'rollout-fallback',
+  'refused',
+  'error',
+];
+/** Label values of devices: what the protocol defines, everything else counted as `other`. */
+export const PLATFORMS = ['ios', 'android', 'other'] as const;
+export const CHANNELS = ['development', 'production', 'other'] as const;
+export const ASSET_ENCODINGS = ['br', 'gzip', 'identity', 'other'] as const;
+const DOCUMENTS = ['resident-certificate', 'resident-abstract', 'family-relations'] as const;
+const VENDORS = ['VENDOR_A', 'VENDOR_B'] as const;
+
+/** Manifest answers take tens to hundreds of microseconds when cached, milliseconds on a database read. */
+export const MANIFEST_DURATION_BUCKETS = [
+  0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
+];
+/** Vendor exchanges take from tens of milliseconds to the vendor timeout (30 s by default). */
+export const VENDOR_DURATION_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60];
+
+const MANIFEST_OUTCOME_INDEX: Readonly<Record<string, number>> = Object.fromEntries(
+  MANIFEST_OUTCOMES.map((outcome, index) => [outcome, index]),
+);
+/** An outcome outside the type (a caller's bug) counts as an error rather than throwing on the hot path. */
+const ERROR_OUTCOME_INDEX = MANIFEST_OUTCOMES.indexOf('error');
+const platformIndex = (platform: string): number => (platform === 'ios' ? 0 : platform === 'android' ? 1 : 2);
+const channelIndex = (channel: string): number => (channel === 'production' ? 1 : channel === 'development' ? 0 : 2);
+/** The label value of a bounded label: itself when known, `other` otherwise. */
+const bounded = (known: readonly string[], value: string): string => (known.includes(value) ? value : 'other');
+
+type ManifestCell = CounterCell<'outcome' | 'platform' | 'channel'>;
+
+/** A PostgreSQL pool as pg reports it (pg.Pool's counters). */
+export interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  options: { max?: number };
+}
+
+/** What the pool gauges read on each scrape: the engine, and its pools when it has any. */
+export interface DatabaseSource {
+  engine: 'sqlite' | 'postgres';
+  pools?: Partial<Record<'main' | 'ephemeral', PoolCounts>>;
+}
+
+export interface FerryMetricsOptions {
+  /** Export the metrics of these areas (FERRY_AREAS); their methods count either way. Default: both. */
+  areas?: { ota: boolean; certificates: boolean };
+  /**
+   * Add prom-client's default process metrics (CPU, memory, event loop, GC). They are collected
+   * once per process, whatever the number of FerryMetrics. Default: true.
+   */
+  processMetrics?: boolean;
+}
+
+/** prom-client's default metrics watch the process (GC, event loop): one set per process, shared. */
+let processRegistry: Registry | undefined;
+function sharedProcessRegistry(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * Ferry's Prometheus metrics (docs/metrics.md), in a registry of their own. Every method is cheap
+ * enough for the manifest path: label values are bounded and resolved to a kept series (a cell),
+ * counting adds to a number, and prom-client reads the cells only when /metrics is scraped.
+ */
+export class FerryMetrics {
+  readonly registry: Registry;
+
+  // Manifest: cells by outcome × platform × channel, resolved up front.
+  private readonly manifestCells: ManifestCell[] = [];
+  private readonly manifestDuration: HistogramCell<never>;
+  private readonly assetBytes: Array<CounterCell<'encoding'>>;
+  private readonly publishes: CounterCells<'kind'>;
+  private readonly guardBlocks: CounterCell<never>;
+  private readonly guardBypasses: CounterCell<never>;
+  private readonly rolloutChanges: CounterCells<'action'>;
+  private readonly rolloutHalts: CounterCell<never>;
+  private readonly failureReports: CounterCells<'kind'>;
+  private readonly certificateFlows: CounterCells<'document' | 'vendor' | 'outcome'>;
+  private readonly vendorDurations: HistogramCells<'vendor' | 'operation'>;
+  private database: DatabaseSource | undefined;
+
+  constructor(options: FerryMetricsOptions = {}) {
+    const areas = options.areas ?? { ota: true, certificates: true };
+    const own = new Registry();
+    // Metrics of an area that is off are counted into nothing anyone reads, never exported.
+    const ota = areas.ota ? own : undefined;
+    const certificates = areas.certificates ? own : undefined;
+
+    const manifestRequests = new CounterCells(
+      ota,
+      'ferry_manifest_requests_total',
+      'Manifest requests answered, by outcome, platform and channel (unknown platforms and channels count as other).',
+      ['outcome', 'platform', 'channel'] as const,
+    );
+    for (const outcome of MANIFEST_OUTCOMES)
+      for (const platform of PLATFORMS)
+        for (const channel of CHANNELS) this.manifestCells.push(manifestRequests.cell({ outcome, platform, channel }));
+    this.manifestDuration = new HistogramCells<never>(
+      ota,
+      'ferry_manifest_duration_seconds',
+      'Time from a manifest request to its answer, in seconds.',
+      [],
+      MANIFEST_DURATION_BUCKETS,
+    ).cell({});
+
+    const assetBytes = new CounterCells(
+      own,
+      'ferry_asset_bytes_served_total',
+      'Bytes of update assets handed to responses, by content encoding.',
+      ['encoding'] as const,
+    );
+    this.assetBytes = ASSET_ENCODINGS.map((encoding) => assetBytes.cell({ encoding }));
+
+    this.publishes = new CounterCells(
+      ota,
+      'ferry_releases_published_total',
+      'Releases made live: publishes, rollbacks and directives.',
+      ['kind'] as const,
+    );
+    for (const kind of ['publish', 'rollback', 'directive'] as const) this.publishes.cell({ kind });
+    this.guardBlocks = new CounterCells<never>(
+      ota,
+      'ferry_guard_blocked_total',
+      'Publishes the native-change guard refused (409).',
+      [],
+    ).cell({});
+    this.guardBypasses = new CounterCells<never>(
+      ota,
+      'ferry_guard_bypassed_total',
+      'Publishes on a guarded track with allowNativeChange (audited bypasses).',
+      [],
+    ).cell({});
+    this.rolloutChanges = new CounterCells(
+      ota,
+      'ferry_rollout_changes_total',
+      'Changes of staged rollouts by action: percent, complete, revert.',
+      ['action'] as const,
+    );
+    for (const action of ['percent', 'complete', 'revert'] as const) this.rolloutChanges.cell({ action });
+    this.rolloutHalts = new CounterCells<never>(
+      ota,
+      'ferry_rollout_halts_total',
+      'Rollouts halted by their failure-rate rule.',
+      [],
+    ).cell({});
+    this.failureReports = new CounterCells(
+      ota,
+      'ferry_failure_reports_total',
+      'Update failures reported by devices: failed (Expo-Recent-Failed-Update-IDs) or fatal (Expo-Fatal-Error).',
+      ['kind'] as const,
+    );
+    for (const kind of ['failed', 'fatal'] as const) this.failureReports.cell({ kind });
+
+    this.certificateFlows = new CounterCells(
+      certificates,
+      'ferry_certificate_flows_total',
+      'Certificate requests by document, vendor and outcome (started, issued, or the error they answered).',
+      ['document', 'vendor', 'outcome'] as const,
+    );
+    this.vendorDurations = new HistogramCells(
+      certificates,
+      'ferry_vendor_request_duration_seconds',
+      'Duration of HTTP exchanges with certificate vendors, by vendor and operation, in seconds.',
+      ['vendor', 'operation'] as const,
+      VENDOR_DURATION_BUCKETS,
+    );
+
+    this.registerDatabaseGauges(own);
+    this.registry = options.processMetrics === false ? own : Registry.merge([own, sharedProcessRegistry()]);
+  }
+
+  /** One manifest answer: its outcome, the device's platform and channel, and how long it took. */
+  manifestAnswered(outcome: ManifestOutcome, platform: string, channel: string, seconds: number): void {
+    const outcomeIndex = MANIFEST_OUTCOME_INDEX[outcome] ?? ERROR_OUTCOME_INDEX;
+    const cell = this.manifestCells[outcomeIndex * 9 + platformIndex(platform) * 3 + channelIndex(channel)];
+    (cell as ManifestCell).value++;
+    this.manifestDuration.observe(seconds);
+  }
+
+  /** Bytes of an update asset handed to a response, in the encoding it was sent in. */
+  assetBytesServed(bytes: number, encoding: string): void {
+    const index = encoding === 'br' ? 0 : encoding === 'gzip' ? 1 : encoding === 'identity' ? 2 : 3;
+    (this.assetBytes[index] as CounterCell<'encoding'>).value += bytes;
+  }
+
+  published(kind: PublishKind): void {
+    this.publishes.cell({ kind }).value++;
+  }
+
+  guardBlocked(): void {
+    this.guardBlocks.value++;
+  }
+
+  guardBypassed(): void {
+    this.guardBypasses.value++;
+  }
+
+  rolloutChanged(action: RolloutAction): void {
+    this.rolloutChanges.cell({ action }).value++;
+  }
+
+  rolloutHalted(): void {
+    this.rolloutHalts.value++;
+  }
+
+  failureReported(kind: FailureReportKind): void {
+    this.failureReports.cell({ kind }).value++;
+  }
+
+  /** One certificate request's end: document, vendor and outcome (unknown documents and vendors count as other). */
+  certificateFlow(document: string, vendor: string, outcome: CertificateFlowOutcome): void {
+    this.certificateFlows.cell({
+      document: bounded(DOCUMENTS, document),
+      vendor: bounded(VENDORS, vendor),
+      outcome,
+    }).value++;
+  }
+
+  /** One HTTP exchange with a vendor, however it ended (a timeout counts with its duration). */
+  vendorRequest(vendor: string, operation: VendorOperation, seconds: number): void {
+    this.vendorDurations.cell({ vendor: bounded(VENDORS, vendor), operation }).observe(seconds);
+  }
+
+  /** Where the database gauges read from on each scrape (the pools' own counters). */
+  observeDatabase(source: DatabaseSource): void {
+    this.database = source;
+  }
+
+  /** The exposition text and its content type, for /metrics. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  private registerDatabaseGauges(registry: Registry): void {
+    const metrics = this;
+    new Gauge({
+      name: 'ferry_database_info',
+      help: 'The database engine this instance uses (value 1).',
+      labelNames: ['engine'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        if (metrics.database) this.set({ engine: metrics.database.engine }, 1);
+      },
+    });
+    const poolGauge = (name: string, help: string, read: (pool: PoolCounts) => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['pool'],
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const [pool, counts] of Object.entries(metrics.database?.pools ?? {})) {
+            const value = counts && read(counts);
+            if (value !== undefined) this.set({ pool }, value);
+          }
+        },
+      });
+    poolGauge(
+      'ferry_database_pool_connections',
+      'PostgreSQL connections open in the pool (pg totalCount).',
+      (p) => p.totalCount,
+    );
+    poolGauge(
+      'ferry_database_pool_idle_connections',
+      'PostgreSQL connections open and idle (pg idleCount).',
+      (p) => p.idleCount,
+    );
+    poolGauge(
+      'ferry_database_pool_waiting_requests',
+      'Queries waiting for a PostgreSQL connection (pg waitingCount).',
+      (p) => p.waitingCount,
+    );
+    poolGauge(
+      'ferry_database_pool_max_connections',
+      'The most connections the PostgreSQL pool may open (DATABASE_POOL_SIZE).',
+      (p) => p.options.max,
+    );
+  }
+}
