@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { UpdatesConfig } from '../config/updates-config.js';
 import { bearerTokenOf, requireBearerToken } from '../http/bearer-token.js';
+import { auditEventsRoute } from '../routes/api/audit-events.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
 import { assetGcRoute } from '../routes/api/updates/gc.js';
@@ -15,12 +16,14 @@ import { rollbackRoute } from '../routes/api/updates/rollback.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { ReleaseAssetCheck } from './assets/release-assets.js';
+import { AuditExport } from './audit-export.js';
 import { AssetCollector } from './gc/asset-collector.js';
 import { KyselyGcStore } from './gc/kysely-gc-store.js';
 import { KyselyReleaseStore } from './kysely-release-store.js';
 import { MANIFEST_CACHE_MAX_TRACKS } from './manifest/manifest-cache.js';
 import { ManifestService } from './manifest/manifest-service.js';
 import { PostgresReleaseNotifications } from './manifest/postgres-release-notifications.js';
+import { ReleaseListing } from './release-listing.js';
 import { ReleaseService } from './release-service.js';
 
 export interface OtaPluginOptions {
@@ -118,7 +121,8 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
       uploadLimitBytes: options.objects.uploadLimitBytes,
     }),
   });
-  releasesRoute(app, admin);
+  releasesRoute(app, { ...admin, listing: new ReleaseListing(database) });
+  auditEventsRoute(app, { ...admin, audit: new AuditExport(database) });
   rollbackRoute(app, admin);
   assetGcRoute(app, {
     ...admin,

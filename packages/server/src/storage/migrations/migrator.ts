@@ -8,6 +8,7 @@ import { certificateIssuancesMigration } from './012_certificate_issuances.js';
 import { signedManifestsMigration } from './013_signed_manifests.js';
 import { rolloutsAndDirectivesMigration } from './014_rollouts_and_directives.js';
 import { updateReportsMigration } from './015_update_reports.js';
+import { releaseListingMigration } from './016_release_listing.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -23,6 +24,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '013_signed_manifests': signedManifestsMigration,
   '014_rollouts_and_directives': rolloutsAndDirectivesMigration,
   '015_update_reports': updateReportsMigration,
+  '016_release_listing': releaseListingMigration,
 };
 
 class EngineMigrationProvider implements MigrationProvider {

@@ -1,16 +1,19 @@
 import { ErrorBody, ReleaseListQuery, ReleaseListResponse } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ReleaseService } from '../../../ota/release-service.js';
+import type { ReleaseListing } from '../../../ota/release-listing.js';
 
 export interface ReleasesRouteOptions {
-  service: ReleaseService;
+  listing: ReleaseListing;
   requireReleaseToken: (request: FastifyRequest) => Promise<void>;
   perMinute: number;
   rateKey: (request: FastifyRequest) => string;
 }
 
-/** A track's release history for the CLI (`ferry releases`, `ferry rollback`); release token only. */
+/**
+ * Releases newest first, across tracks or narrowed to one (`ferry releases`); release token only.
+ * For a whole track the first entry of the first page is its active release.
+ */
 export function releasesRoute(app: FastifyInstance, options: ReleasesRouteOptions): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/updates/releases',
@@ -19,13 +22,13 @@ export function releasesRoute(app: FastifyInstance, options: ReleasesRouteOption
       onRequest: options.requireReleaseToken,
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
-        summary: "A track's releases, newest (active) first",
+        summary: 'Releases newest first, filtered by channel, platform and runtimeVersion, a page at a time',
         tags: ['updates'],
         security: [{ releaseToken: [] }],
         querystring: ReleaseListQuery,
         response: { 200: ReleaseListResponse, 400: ErrorBody, 401: ErrorBody },
       },
     },
-    async (request) => ({ releases: await options.service.history(request.query) }),
+    async (request) => options.listing.list(request.query),
   );
 }

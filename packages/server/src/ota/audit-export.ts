@@ -1,0 +1,141 @@
+import type { AuditEvent, AuditExportQuery } from '@ferry/contracts';
+import { type Selectable, sql } from 'kysely';
+import { DomainError } from '../errors/domain-error.js';
+import type { Database } from '../storage/database.js';
+import { type AuditEventsTable, parseJson } from '../storage/schema.js';
+
+/** Events read per query while a long export streams: small enough to keep memory flat. */
+export const AUDIT_EXPORT_BATCH = 500;
+
+/** How long an export waits for writers of audit events to finish before it gives up (PostgreSQL). */
+const HORIZON_LOCK_TIMEOUT = '5s';
+
+/** SQLSTATE of a lock_timeout that ran out. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** Writers held the audit table for longer than HORIZON_LOCK_TIMEOUT: the export may be asked again. */
+export class AuditBusy extends DomainError {
+  override name = 'AuditBusy';
+  constructor() {
+    super(
+      'unavailable',
+      'UNAVAILABLE',
+      'Audit events are being written right now; ask again shortly.',
+      { retryable: true },
+      1,
+    );
+  }
+}
+
+export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({
+  id: row.id,
+  seq: Number(row.seq),
+  type: row.type,
+  actor: row.actor,
+  channel: row.channel,
+  platform: row.platform,
+  runtimeVersion: row.runtime_version,
+  releaseId: row.release_id,
+  details: parseJson<Record<string, unknown>>(row.details),
+  createdAt: new Date(Number(row.created_at)).toISOString(),
+});
+
+/** The first batch is read before anything is sent, so a failure there is still an error answer. */
+export interface OpenedExport {
+  first: AuditEvent[];
+  /** The following batches, read as the consumer asks for them. */
+  rest: AsyncIterable<AuditEvent[]>;
+}
+
+/**
+ * GET /api/audit-events: events oldest first by `seq`, read in batches of AUDIT_EXPORT_BATCH so an
+ * export of any size streams in constant memory.
+ *
+ * A poller resumes with `after=<last seq>` and must never miss an event. On PostgreSQL a sequence
+ * number is taken when a row is inserted but becomes visible only at commit, so a transaction that
+ * commits late could show an event below a seq a poller already passed. Each export therefore stops
+ * at a horizon: the highest seq once no transaction that writes audit events is in flight (a SHARE
+ * lock on the table waits for them, held only for that one read). Every seq up to the horizon is then
+ * committed or gone for good, and every later one is above it. SQLite needs no horizon: its writers
+ * are serialized (BEGIN IMMEDIATE), so seq order is commit order.
+ */
+export class AuditExport {
+  constructor(private readonly database: Database) {}
+
+  async open(query: AuditExportQuery): Promise<OpenedExport> {
+    const horizon = await this.horizon();
+    if (horizon === undefined) return { first: [], rest: empty() };
+    let start = query.after ?? 0;
+    if (query.since !== undefined) {
+      // created_at is the writing instance's clock, so it does not follow seq exactly: start at the
+      // first event at or after `since` and keep the time condition on every batch.
+      const first = await this.database.db
+        .selectFrom('audit_events')
+        .select((eb) => eb.fn.min('seq').as('seq'))
+        .where('created_at', '>=', Date.parse(query.since))
+        .where('seq', '<=', horizon)
+        .executeTakeFirst();
+      if (first?.seq === null || first?.seq === undefined) return { first: [], rest: empty() };
+      start = Math.max(start, Number(first.seq) - 1);
+    }
+    const first = await this.batch(query, start, horizon, Math.min(AUDIT_EXPORT_BATCH, query.limit));
+    return { first, rest: this.remaining(query, horizon, first) };
+  }
+
+  private async *remaining(query: AuditExportQuery, horizon: number, first: AuditEvent[]): AsyncIterable<AuditEvent[]> {
+    let sent = first.length;
+    let last = first.at(-1)?.seq;
+    let full = first.length === Math.min(AUDIT_EXPORT_BATCH, query.limit);
+    while (full && last !== undefined && sent < query.limit) {
+      const size = Math.min(AUDIT_EXPORT_BATCH, query.limit - sent);
+      const events = await this.batch(query, last, horizon, size);
+      if (events.length > 0) yield events;
+      sent += events.length;
+      last = events.at(-1)?.seq;
+      full = events.length === size;
+    }
+  }
+
+  private async batch(query: AuditExportQuery, after: number, horizon: number, size: number): Promise<AuditEvent[]> {
+    let select = this.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('seq', '>', after)
+      .where('seq', '<=', horizon);
+    if (query.since !== undefined) select = select.where('created_at', '>=', Date.parse(query.since));
+    if (query.type) select = select.where('type', 'in', query.type);
+    if (query.channel) select = select.where('channel', '=', query.channel);
+    if (query.platform) select = select.where('platform', '=', query.platform);
+    if (query.runtimeVersion) select = select.where('runtime_version', '=', query.runtimeVersion);
+    if (query.releaseId) select = select.where('release_id', '=', query.releaseId);
+    const rows = await select.orderBy('seq', 'asc').limit(size).execute();
+    return rows.map(toAuditEvent);
+  }
+
+  /** The highest seq below which nothing can still appear; undefined when there are no events. */
+  private async horizon(): Promise<number | undefined> {
+    const { db, engine } = this.database;
+    const read = async (executor: typeof db) => {
+      const row = await executor
+        .selectFrom('audit_events')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirst();
+      return row?.seq === null || row?.seq === undefined ? undefined : Number(row.seq);
+    };
+    if (engine !== 'postgres') return read(db);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await sql`set local lock_timeout = ${sql.lit(HORIZON_LOCK_TIMEOUT)}`.execute(trx);
+        // SHARE conflicts with the ROW EXCLUSIVE lock every INSERT holds until its transaction ends,
+        // and an INSERT takes it before it draws its seq. Released at commit, right after the read.
+        await sql`lock table audit_events in share mode`.execute(trx);
+        return read(trx);
+      });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) throw new AuditBusy();
+      throw error;
+    }
+  }
+}
+
+async function* empty(): AsyncIterable<AuditEvent[]> {}

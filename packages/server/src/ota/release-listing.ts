@@ -1,0 +1,109 @@
+import type { ReleaseListItem, ReleaseListQuery, ReleaseListResponse, ReleaseMetadata } from '@ferry/contracts';
+import { sql } from 'kysely';
+import { InvalidInput } from '../errors/domain-error.js';
+import type { Database } from '../storage/database.js';
+import { parseJson } from '../storage/schema.js';
+
+/** A position in the listing's order: the last release a page showed. */
+export interface ListingPosition {
+  createdAt: number;
+  seq: number;
+}
+
+/**
+ * The cursor is the (created_at, seq) of the last release of a page, base64url-encoded so clients
+ * treat it as opaque. Keyset paging on that total order neither repeats nor skips a release when
+ * others are published between two pages: new releases sort before the cursor.
+ */
+export const encodeCursor = (position: ListingPosition): string =>
+  Buffer.from(`${position.createdAt}.${position.seq}`, 'utf8').toString('base64url');
+
+export function decodeCursor(cursor: string): ListingPosition {
+  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) {
+    throw new InvalidInput([
+      { path: 'querystring.cursor', message: 'cursor must be a nextCursor value from an earlier answer' },
+    ]);
+  }
+  return { createdAt: Number(match[1]), seq: Number(match[2]) };
+}
+
+type ListingRow = {
+  seq: number;
+  id: string;
+  channel: string;
+  platform: string;
+  runtime_version: string;
+  update_policy: number | null;
+  metadata: unknown;
+  created_at: number;
+  asset_count: number;
+};
+
+/** One row as the API shows it; fields a later feature adds to the items are joined in here. */
+export function toListItem(row: ListingRow): ReleaseListItem {
+  const metadata = parseJson<ReleaseMetadata>(row.metadata);
+  return {
+    id: row.id,
+    channel: row.channel as ReleaseListItem['channel'],
+    platform: row.platform as ReleaseListItem['platform'],
+    runtimeVersion: row.runtime_version,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    updatePolicy: row.update_policy as ReleaseListItem['updatePolicy'],
+    fingerprint: metadata.fingerprint ?? null,
+    metadata,
+    assetCount: Number(row.asset_count),
+  };
+}
+
+/**
+ * GET /api/updates/releases: releases newest first (created_at, then seq, as a track's newest
+ * release is chosen), optionally narrowed to a channel, platform and/or runtimeVersion, a page at a
+ * time. A whole track uses the track index; anything else the listing index of migration 016.
+ */
+export class ReleaseListing {
+  constructor(private readonly database: Database) {}
+
+  async list(query: ReleaseListQuery): Promise<ReleaseListResponse> {
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    // Counted in the database: a release may list thousands of assets, and only their number is shown.
+    const assetCount =
+      this.database.engine === 'postgres'
+        ? sql<number>`jsonb_array_length(assets)`
+        : sql<number>`json_array_length(assets)`;
+    let select = this.database.db
+      .selectFrom('releases')
+      .select([
+        'seq',
+        'id',
+        'channel',
+        'platform',
+        'runtime_version',
+        'update_policy',
+        'metadata',
+        'created_at',
+        assetCount.as('asset_count'),
+      ]);
+    if (query.channel) select = select.where('channel', '=', query.channel);
+    if (query.platform) select = select.where('platform', '=', query.platform);
+    if (query.runtimeVersion) select = select.where('runtime_version', '=', query.runtimeVersion);
+    if (after) {
+      select = select.where((eb) => eb(eb.refTuple('created_at', 'seq'), '<', eb.tuple(after.createdAt, after.seq)));
+    }
+    // One more than a page tells whether another page follows.
+    const rows = await select
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      releases: page.map(toListItem),
+      nextCursor:
+        rows.length > query.limit && last
+          ? encodeCursor({ createdAt: Number(last.created_at), seq: Number(last.seq) })
+          : null,
+    };
+  }
+}
