@@ -1,0 +1,243 @@
+import { ASSET_GC_SAMPLE_SIZE, type AssetGcRequest, type AssetGcResponse, type ObjectTally } from '@ferry/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import pLimit from 'p-limit';
+import { DependencyUnavailable, DomainError } from '../../errors/domain-error.js';
+import { assetHashOfKey, updateAssetKey } from '../../storage/objects/object-key.js';
+import type { ListedObject, ObjectStore } from '../../storage/objects/object-store.js';
+import type { KyselyGcStore, ReleaseAssetsRow } from './kysely-gc-store.js';
+import { releasesToKeep } from './releases-to-keep.js';
+
+/** Deletions in flight at once: S3 answers each in tens of milliseconds; more would only queue. */
+export const GC_DELETE_CONCURRENCY = 16;
+/** Objects decided on between two re-reads of recent releases (one listing page on S3). */
+export const GC_BATCH_SIZE = 1000;
+/**
+ * How far before its start a collection looks for releases published while it runs. A publish
+ * stamps its release inside its own transaction, before it commits; this bounds how long that
+ * transaction may take for its release to still be seen.
+ */
+export const GC_CHANGE_MARGIN_MS = 5 * 60 * 1000;
+
+/** `encoded/<br|gzip>/<etag>/<key>` (asset-encodings.ts): the compressed forms stored beside an asset. */
+const ENCODED_FORM = /^encoded\/(?:br|gzip)\/[^/]+\/(updates\/.+)$/;
+/** The update asset a compressed form was made from, or undefined when it is not one. */
+export const sourceOfEncodedForm = (key: string): string | undefined => {
+  const source = ENCODED_FORM.exec(key)?.[1];
+  return source !== undefined && assetHashOfKey(source) !== undefined ? source : undefined;
+};
+
+export class GcInProgress extends DomainError {
+  override name = 'GcInProgress';
+  constructor() {
+    super(
+      'conflict',
+      'GC_IN_PROGRESS',
+      'A garbage collection is already running on this instance; wait for it to finish and run again.',
+    );
+  }
+}
+
+export interface AssetCollectorDeps {
+  store: Pick<KyselyGcStore, 'releases' | 'assetsOf' | 'assetsChangedSince' | 'audit'>;
+  objects: ObjectStore;
+  /** Objects younger than this are never deleted (ASSET_GC_GRACE_SECONDS). */
+  graceSeconds: number;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}
+
+const tally = (): ObjectTally => ({ objects: 0, bytes: 0 });
+const add = (to: ObjectTally, object: ListedObject) => {
+  to.objects++;
+  to.bytes += object.size;
+};
+
+/**
+ * Asset garbage collection. It first works out every asset key a kept release lists (the
+ * `referenced` set: releasesToKeep decides which releases), and only then lists the store and
+ * deletes what is neither referenced nor younger than the grace period: unreferenced update assets
+ * first, then compressed forms whose asset is gone. Every deletion stands alone, so a collection
+ * stopped at any point (a crash, kill -9) has removed only unreferenced objects and the next one
+ * finishes the job.
+ *
+ * The grace period covers the gap between a publish's uploads and its release: the publisher
+ * uploads assets first and registers the release after, so an unreferenced young object may be
+ * about to be referenced. Before each batch of deletions the releases published (or whose rollout
+ * changed) since shortly before the collection started are read again and their assets kept, so a
+ * release registered while a collection runs keeps old assets it reuses (docs/ota.md says what
+ * is left of that race).
+ */
+export class AssetCollector {
+  private running = false;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: AssetCollectorDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async collect(request: AssetGcRequest, actor: string): Promise<AssetGcResponse> {
+    // One at a time per instance: a second one would only list and delete the same objects.
+    if (this.running) throw new GcInProgress();
+    this.running = true;
+    try {
+      return await this.run(request, actor);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async run(request: AssetGcRequest, actor: string): Promise<AssetGcResponse> {
+    const { store, objects, log, graceSeconds } = this.deps;
+    const { keepPerTrack, dryRun } = request;
+    const startedAt = this.now().getTime();
+    const cutoff = startedAt - graceSeconds * 1000;
+    const changedSince = startedAt - GC_CHANGE_MARGIN_MS;
+
+    // 1. What stays, decided in full before anything is deleted.
+    const releases = await store.releases();
+    const kept = releasesToKeep(releases, keepPerTrack);
+    const referenced = new Set<string>();
+    const reference = (rows: ReleaseAssetsRow[]) => {
+      for (const row of rows) {
+        for (const hash of row.hashes) referenced.add(updateAssetKey(row.channel, row.runtimeVersion, hash));
+      }
+    };
+    reference(await store.assetsOf([...kept.keys()]));
+
+    const answer: AssetGcResponse = {
+      dryRun,
+      keepPerTrack,
+      graceSeconds,
+      tracks: new Set(releases.map((r) => `${r.channel}/${r.platform}/${r.runtimeVersion}`)).size,
+      releases: releases.length,
+      releasesKept: kept.size,
+      kept: tally(),
+      young: tally(),
+      collected: { ...tally(), assets: 0, encodedForms: 0 },
+      failed: tally(),
+      sample: [],
+    };
+    // Asset keys that are still stored after this run: the encoded pass keeps their forms.
+    const remaining = new Set<string>();
+    const limit = pLimit(GC_DELETE_CONCURRENCY);
+
+    /** Deletes a batch of candidates (after a last look at recent releases); a refusal leaves the object. */
+    const collect = async (batch: ListedObject[], kind: 'asset' | 'encoded') => {
+      if (batch.length === 0) return;
+      reference(await store.assetsChangedSince(changedSince));
+      await Promise.all(
+        batch.map((object) =>
+          limit(async () => {
+            const source = kind === 'asset' ? object.key : (sourceOfEncodedForm(object.key) as string);
+            if (referenced.has(source) || (kind === 'encoded' && remaining.has(source))) {
+              if (kind === 'asset') {
+                add(answer.kept, object);
+                remaining.add(object.key);
+              }
+              return;
+            }
+            try {
+              if (!dryRun) await objects.delete(object.key);
+            } catch (err) {
+              log.warn(
+                { err, key: object.key },
+                'garbage collection could not delete an object; the next run tries again',
+              );
+              add(answer.failed, object);
+              if (kind === 'asset') remaining.add(object.key);
+              return;
+            }
+            add(answer.collected, object);
+            if (kind === 'asset') answer.collected.assets++;
+            else answer.collected.encodedForms++;
+            if (answer.sample.length < ASSET_GC_SAMPLE_SIZE) answer.sample.push(object.key);
+          }),
+        ),
+      );
+    };
+
+    // 2. Update assets no kept release lists.
+    let batch: ListedObject[] = [];
+    for await (const object of listed(objects, 'updates/', log)) {
+      if (assetHashOfKey(object.key) === undefined) continue; // not an asset: never ours to delete
+      if (referenced.has(object.key)) {
+        add(answer.kept, object);
+        remaining.add(object.key);
+      } else if (object.lastModified.getTime() > cutoff) {
+        add(answer.young, object);
+        remaining.add(object.key);
+      } else {
+        batch.push(object);
+        if (batch.length >= GC_BATCH_SIZE) {
+          await collect(batch, 'asset');
+          batch = [];
+        }
+      }
+    }
+    await collect(batch, 'asset');
+    batch = [];
+
+    // 3. Compressed forms whose asset was deleted above, or was already gone.
+    for await (const object of listed(objects, 'encoded/', log)) {
+      const source = sourceOfEncodedForm(object.key);
+      if (source === undefined || referenced.has(source) || remaining.has(source)) continue;
+      if (object.lastModified.getTime() > cutoff) {
+        add(answer.young, object);
+        continue;
+      }
+      batch.push(object);
+      if (batch.length >= GC_BATCH_SIZE) {
+        await collect(batch, 'encoded');
+        batch = [];
+      }
+    }
+    await collect(batch, 'encoded');
+
+    if (!dryRun) {
+      await store.audit(
+        {
+          actor,
+          details: {
+            keepPerTrack,
+            graceSeconds,
+            runId: request.runId ?? null,
+            tracks: answer.tracks,
+            releasesKept: answer.releasesKept,
+            collected: answer.collected,
+            failed: answer.failed,
+          },
+        },
+        this.now(),
+      );
+    }
+    log.info(
+      {
+        dryRun,
+        keepPerTrack,
+        collected: answer.collected,
+        failed: answer.failed,
+        young: answer.young,
+        ms: this.now().getTime() - startedAt,
+      },
+      dryRun ? 'asset garbage collection (dry run)' : 'asset garbage collection',
+    );
+    return answer;
+  }
+}
+
+/** A listing whose failures (the object store is unreachable) answer 503, not 500. */
+async function* listed(objects: ObjectStore, prefix: string, log: FastifyBaseLogger): AsyncGenerator<ListedObject> {
+  const iterator = objects.list(prefix)[Symbol.asyncIterator]();
+  while (true) {
+    let next: IteratorResult<ListedObject>;
+    try {
+      next = await iterator.next();
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      log.warn({ err: error, prefix }, 'garbage collection could not list the object store');
+      throw new DependencyUnavailable('object storage');
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { ReleaseAsset } from '@ferry/contracts';
+import type { Database } from '../../storage/database.js';
+import { parseJson, toJson } from '../../storage/schema.js';
+import type { ReleaseForGc } from './releases-to-keep.js';
+
+/** Release ids per query when reading assets: far below either engine's parameter limit. */
+const BATCH = 500;
+
+/** Where a release's assets live: the asset key is derived from channel, runtimeVersion and hash. */
+export interface ReleaseAssetsRow {
+  id: string;
+  channel: string;
+  runtimeVersion: string;
+  hashes: string[];
+}
+
+export interface GcAuditEvent {
+  actor: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * What asset garbage collection reads and writes, on SQLite and PostgreSQL alike: the releases with
+ * their rollout state, the assets of chosen releases, and the audit event of a collection.
+ */
+export class KyselyGcStore {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** Every release, without its assets: what releasesToKeep decides on. */
+  async releases(): Promise<ReleaseForGc[]> {
+    const rows = await this.db
+      .selectFrom('releases')
+      .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
+      .select([
+        'releases.id',
+        'releases.channel',
+        'releases.platform',
+        'releases.runtime_version',
+        'releases.created_at',
+        'releases.seq',
+        'rollouts.state',
+      ])
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      channel: row.channel,
+      platform: row.platform,
+      runtimeVersion: row.runtime_version,
+      createdAt: Number(row.created_at),
+      seq: Number(row.seq),
+      rolloutState: row.state ?? null,
+    }));
+  }
+
+  /** The launch asset and asset hashes of the given releases, read in batches. */
+  async assetsOf(ids: readonly string[]): Promise<ReleaseAssetsRow[]> {
+    const found: ReleaseAssetsRow[] = [];
+    for (let start = 0; start < ids.length; start += BATCH) {
+      const rows = await this.db
+        .selectFrom('releases')
+        .select(['id', 'channel', 'runtime_version', 'launch_asset', 'assets'])
+        .where('id', 'in', ids.slice(start, start + BATCH))
+        .execute();
+      for (const row of rows) found.push(toAssetsRow(row));
+    }
+    return found;
+  }
+
+  /**
+   * The assets of releases published, or whose rollout changed, at or after `since` (epoch ms):
+   * what a collection re-reads before each batch of deletions, so a release registered while it
+   * runs keeps its assets.
+   */
+  async assetsChangedSince(since: number): Promise<ReleaseAssetsRow[]> {
+    const rows = await this.db
+      .selectFrom('releases')
+      .select(['id', 'channel', 'runtime_version', 'launch_asset', 'assets'])
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '>=', since),
+          eb('id', 'in', eb.selectFrom('rollouts').select('release_id').where('updated_at', '>=', since)),
+        ]),
+      )
+      .execute();
+    return rows.map(toAssetsRow);
+  }
+
+  async audit(event: GcAuditEvent, now: Date): Promise<void> {
+    await this.db
+      .insertInto('audit_events')
+      .values({
+        id: randomUUID(),
+        type: 'assets.collected',
+        actor: event.actor,
+        channel: null,
+        platform: null,
+        runtime_version: null,
+        release_id: null,
+        details: toJson(event.details),
+        created_at: now.getTime(),
+      })
+      .execute();
+  }
+}
+
+function toAssetsRow(row: {
+  id: string;
+  channel: string;
+  runtime_version: string;
+  launch_asset: unknown;
+  assets: unknown;
+}): ReleaseAssetsRow {
+  const launch = parseJson<ReleaseAsset>(row.launch_asset);
+  const assets = parseJson<ReleaseAsset[]>(row.assets) ?? [];
+  return {
+    id: row.id,
+    channel: row.channel,
+    runtimeVersion: row.runtime_version,
+    hashes: [launch.hash, ...assets.map((asset) => asset.hash)],
+  };
+}

@@ -1,0 +1,32 @@
+import { AssetGcRequest, AssetGcResponse, ErrorBody } from '@ferry/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AssetCollector } from '../../../ota/gc/asset-collector.js';
+
+export interface AssetGcRouteOptions {
+  collector: AssetCollector;
+  requireReleaseToken: (request: FastifyRequest) => Promise<void>;
+  perMinute: number;
+  rateKey: (request: FastifyRequest) => string;
+}
+
+/** Deletes (or with dryRun, the default, only counts) update assets no kept release lists (docs/ota.md). */
+export function assetGcRoute(app: FastifyInstance, options: AssetGcRouteOptions): void {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/updates/gc',
+    {
+      // onRequest: strangers are turned away before their input is read or validated.
+      onRequest: options.requireReleaseToken,
+      config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
+      schema: {
+        summary:
+          'Delete stored update assets that no kept release lists (newest N per track, head, rollout fallback, active rollouts); dry run by default',
+        tags: ['updates'],
+        security: [{ releaseToken: [] }],
+        body: AssetGcRequest,
+        response: { 200: AssetGcResponse, 400: ErrorBody, 401: ErrorBody, 409: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request) => options.collector.collect(request.body, request.body.actor ?? 'release-token'),
+  );
+}
