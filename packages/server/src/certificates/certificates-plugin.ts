@@ -17,7 +17,7 @@ import { residentCertificateRoute } from '../routes/v2/user/certificate/resident
 import { DEFAULT_WEB_ROOT, webAppRoutes } from '../routes/web.js';
 import { VendorAClient } from '../vendors/vendor-a/client.js';
 import { VendorBClient } from '../vendors/vendor-b/client.js';
-import type { VendorClient } from '../vendors/vendor-client.js';
+import type { VendorClient, VendorTiming } from '../vendors/vendor-client.js';
 import { AssignmentService } from './assignment-service.js';
 import { CertificateRetention } from './certificate-retention.js';
 import { IssuanceService } from './issuance-service.js';
@@ -79,10 +79,15 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
     }
 
     const simulators: CertificateModule['simulators'] = {};
+    const { metrics } = app;
+    const timingOf =
+      (vendor: CertificateVendor): VendorTiming =>
+      (operation, seconds) =>
+        metrics.vendorRequest(vendor, operation, seconds);
     const simulatorLogger = log as unknown as Logger;
     let vendorA: VendorClient;
     if (config.vendorA.mode === 'account') {
-      vendorA = new VendorAClient(config.vendorA.account);
+      vendorA = new VendorAClient(config.vendorA.account, timingOf('VENDOR_A'));
     } else {
       // Loaded only here: a server with vendor accounts never loads the simulators.
       const { generateVendorAAccount, VendorASimulator } = await import('@ferry/dev-tools');
@@ -94,11 +99,11 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
       });
       const baseUrl = await simulator.listen();
       simulators.VENDOR_A = simulator;
-      vendorA = new VendorAClient({ ...account, baseUrl });
+      vendorA = new VendorAClient({ ...account, baseUrl }, timingOf('VENDOR_A'));
     }
     let vendorB: VendorClient;
     if (config.vendorB.mode === 'account') {
-      vendorB = new VendorBClient(config.vendorB.account);
+      vendorB = new VendorBClient(config.vendorB.account, timingOf('VENDOR_B'));
     } else {
       const { generateVendorBAccount, VendorBSimulator } = await import('@ferry/dev-tools');
       const account = await generateVendorBAccount();
@@ -109,13 +114,16 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
       });
       const baseUrl = await simulator.listen();
       simulators.VENDOR_B = simulator;
-      vendorB = new VendorBClient({
-        baseUrl,
-        tokenUrl: `${baseUrl}/oauth/token`,
-        clientId: account.clientId,
-        clientSecret: account.clientSecret,
-        publicKey: account.publicKey,
-      });
+      vendorB = new VendorBClient(
+        {
+          baseUrl,
+          tokenUrl: `${baseUrl}/oauth/token`,
+          clientId: account.clientId,
+          clientSecret: account.clientSecret,
+          publicKey: account.publicKey,
+        },
+        timingOf('VENDOR_B'),
+      );
     }
     for (const [vendor, simulator] of Object.entries(simulators) as Array<[CertificateVendor, VendorASimulator]>) {
       log.warn({ vendor, url: simulator.url }, 'vendor simulator in use (no vendor account configured)');
@@ -139,6 +147,7 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
       urlTtlSeconds: config.urlTtlSeconds,
       retentionDays: config.retentionDays,
       now: options.now,
+      metrics,
     });
     const retention = new CertificateRetention({ issuances, states, objects: objectStore, log, now: options.now });
 
@@ -184,5 +193,5 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
     });
     await webAppRoutes(app, { root: options.webRoot ?? DEFAULT_WEB_ROOT, production: options.production, aesKey });
   },
-  { name: 'ferry-certificates', dependencies: ['ferry-http', 'ferry-database', 'ferry-objects'] },
+  { name: 'ferry-certificates', dependencies: ['ferry-http', 'ferry-database', 'ferry-metrics', 'ferry-objects'] },
 );

@@ -10,6 +10,7 @@ import type {
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { InvalidInput } from '../errors/domain-error.js';
+import type { CertificateFlowOutcome } from '../metrics/ferry-metrics.js';
 import type { ObjectStore } from '../storage/objects/object-store.js';
 import {
   type VendorAuthState,
@@ -22,6 +23,7 @@ import { checkBinding, type SecondCall } from './authentication-binding.js';
 import type { AuthenticationBinding, AuthenticationStateStore } from './authentication-state-store.js';
 import { AuthExpired, AuthPending, AuthStateInvalid, UnsupportedProvider, VendorError } from './certificate-errors.js';
 import { certificateObjectKey } from './certificate-object-key.js';
+import { certificateFlowFailed, certificateFlowSucceeded } from './flow-outcome.js';
 import { decryptIdentityPart, UndecryptableIdentityError } from './identity-crypto.js';
 import type { IssuanceStore } from './issuance-store.js';
 import { decideProviderSupport } from './provider-support.js';
@@ -78,6 +80,8 @@ export interface IssuanceServiceDeps {
    */
   duplicateWaitMs?: number;
   now?: () => Date;
+  /** Told how each request ended (FerryMetrics). */
+  metrics?: { certificateFlow(document: string, vendor: string, outcome: CertificateFlowOutcome): void };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -126,6 +130,23 @@ export class IssuanceService {
     command: IssueCommand,
     stopwatch: RequestStopwatch = { vendorMs: 0, storageMs: 0 },
   ): Promise<CertificateResponse> {
+    const metrics = this.deps.metrics;
+    if (!metrics) return this.issueOnce(command, stopwatch);
+    try {
+      const result = await this.issueOnce(command, stopwatch);
+      metrics.certificateFlow(command.document, command.vendor, certificateFlowSucceeded(this.stepOf(command)));
+      return result;
+    } catch (error) {
+      metrics.certificateFlow(command.document, command.vendor, certificateFlowFailed(error));
+      throw error;
+    }
+  }
+
+  private stepOf(command: IssueCommand): 'start' | 'complete' {
+    return this.stateOf(command) ? 'complete' : 'start';
+  }
+
+  private async issueOnce(command: IssueCommand, stopwatch: RequestStopwatch): Promise<CertificateResponse> {
     const client = this.deps.vendors[command.vendor];
     const request = this.vendorRequest(command);
     const support = decideProviderSupport({

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { VendorOperation } from '../vendors/vendor-client.js';
 import { type CounterCell, CounterCells, type HistogramCell, HistogramCells } from './cells.js';
 
 /** How a manifest request was answered. */
@@ -24,8 +25,6 @@ export type CertificateFlowOutcome =
   | 'vendor-timeout'
   | 'unavailable'
   | 'error';
-/** One HTTP exchange with a vendor: its OAuth token, the first call, the second call. */
-export type VendorOperation = 'token' | 'start-authentication' | 'complete-issuance';
 
 export const MANIFEST_OUTCOMES: readonly ManifestOutcome[] = [
   'update',

@@ -67,6 +67,12 @@ export class VendorFailure extends Error {
   }
 }
 
+/** One HTTP exchange with a vendor: VENDOR_B's OAuth token, the first call, the second call. */
+export type VendorOperation = 'token' | 'start-authentication' | 'complete-issuance';
+
+/** Told the duration of every HTTP exchange with a vendor, however it ended (metrics). */
+export type VendorTiming = (operation: VendorOperation, seconds: number) => void;
+
 /** Per-call options: the deadline shared by every HTTP exchange of one vendor operation. */
 export interface VendorCallOptions {
   signal: AbortSignal;

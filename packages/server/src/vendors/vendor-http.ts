@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { VendorFailure } from './vendor-client.js';
 
@@ -29,12 +30,15 @@ export interface VendorHttpRequest {
  * signal, so a vendor that sends headers and then stalls cannot hold the request past the timeout.
  * Network failures become VendorFailure('unavailable'), an expired deadline VendorFailure('timeout').
  * Redirects are not followed (a vendor API never redirects; one that does is answered as a failure).
+ * `timed` is told the exchange's duration in seconds, body included, whether it succeeded or not.
  */
 export async function vendorExchange(
   url: string,
   init: VendorHttpRequest,
   signal: AbortSignal,
+  timed?: (seconds: number) => void,
 ): Promise<VendorHttpResponse> {
+  const started = performance.now();
   try {
     const response = await request(url, {
       method: init.method,
@@ -54,6 +58,8 @@ export async function vendorExchange(
       throw new VendorFailure('timeout', null, 'The vendor did not answer in time.');
     }
     throw new VendorFailure('unavailable', null, 'The vendor could not be reached.');
+  } finally {
+    timed?.((performance.now() - started) / 1000);
   }
 }
 

@@ -69,7 +69,7 @@ export const objectsPlugin = fp<ObjectsPluginOptions>(
     app.decorate('objectStore', store);
     const encodings = new AssetEncodings(store, app.log);
     app.decorate('assetEncodings', encodings);
-    const delivery = new AssetDelivery(store, encodings);
+    const delivery = new AssetDelivery(store, encodings, app.metrics);
     app.decorate('assetDelivery', delivery);
 
     // Encapsulated: the upload route's content-type parsers stay inside it.
@@ -82,5 +82,5 @@ export const objectsPlugin = fp<ObjectsPluginOptions>(
       uploadLimitBytes: config.kind === 'local' ? options.config.uploadLimitBytes : undefined,
     });
   },
-  { name: 'ferry-objects', dependencies: ['ferry-http'] },
+  { name: 'ferry-objects', dependencies: ['ferry-http', 'ferry-metrics'] },
 );

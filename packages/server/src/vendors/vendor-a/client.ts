@@ -16,6 +16,7 @@ import {
   type VendorClient,
   VendorFailure,
   type VendorIssuanceRequest,
+  type VendorTiming,
 } from '../vendor-client.js';
 import { parseVendorJson, vendorExchange } from '../vendor-http.js';
 import { classifyVendorAError } from './result-codes.js';
@@ -35,7 +36,10 @@ const isResponseBody = (value: unknown): value is VendorAResponseBody => {
 /** VENDOR_A over HTTP: `user-id` + `Hkey` headers, `step: init` then `step: sign` with the stepData. */
 export class VendorAClient implements VendorClient {
   readonly vendor = 'VENDOR_A' as const;
-  constructor(private readonly account: VendorAAccount) {}
+  constructor(
+    private readonly account: VendorAAccount,
+    private readonly timing?: VendorTiming,
+  ) {}
 
   providerCode(provider: ProviderCode): string | undefined {
     return VENDOR_A_PROVIDER_CODES[provider];
@@ -102,6 +106,8 @@ export class VendorAClient implements VendorClient {
     options: VendorCallOptions,
   ): Promise<VendorAResponseBody['data']> {
     const body: VendorARequestBody = { ...this.body(request), ...step };
+    const operation = step.step === 'init' ? 'start-authentication' : 'complete-issuance';
+    const timing = this.timing;
     const response = await vendorExchange(
       `${this.account.baseUrl}/${VENDOR_A_PRODUCTS[request.document]}`,
       {
@@ -115,6 +121,7 @@ export class VendorAClient implements VendorClient {
         body: JSON.stringify(body),
       },
       options.signal,
+      timing && ((seconds) => timing(operation, seconds)),
     );
     if (response.status !== 200) {
       throw new VendorFailure('unavailable', `HTTP ${response.status}`, 'The vendor answered with an HTTP error.');

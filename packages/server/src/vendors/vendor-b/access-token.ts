@@ -1,6 +1,6 @@
 import type { VendorBTokenResponse } from '@ferry/contracts/vendors';
 import { decodeJwt } from 'jose';
-import { VendorFailure } from '../vendor-client.js';
+import { VendorFailure, type VendorTiming } from '../vendor-client.js';
 import { parseVendorJson, vendorExchange } from '../vendor-http.js';
 
 export interface AccessTokenSource {
@@ -24,6 +24,7 @@ export class AccessTokenCache {
   constructor(
     private readonly source: AccessTokenSource,
     private readonly now: () => number = Date.now,
+    private readonly timing?: VendorTiming,
   ) {}
 
   async get(signal: AbortSignal): Promise<string> {
@@ -44,6 +45,7 @@ export class AccessTokenCache {
 
   private async fetchToken(signal: AbortSignal): Promise<string> {
     const basic = Buffer.from(`${this.source.clientId}:${this.source.clientSecret}`).toString('base64');
+    const timing = this.timing;
     const response = await vendorExchange(
       this.source.tokenUrl,
       {
@@ -56,6 +58,7 @@ export class AccessTokenCache {
         body: 'grant_type=client_credentials&scope=read',
       },
       signal,
+      timing && ((seconds) => timing('token', seconds)),
     );
     if (response.status !== 200) {
       throw new VendorFailure('unavailable', `HTTP ${response.status}`, 'The vendor refused our access token request.');

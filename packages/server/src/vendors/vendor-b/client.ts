@@ -18,6 +18,8 @@ import {
   type VendorClient,
   VendorFailure,
   type VendorIssuanceRequest,
+  type VendorOperation,
+  type VendorTiming,
 } from '../vendor-client.js';
 import { vendorExchange } from '../vendor-http.js';
 import { AccessTokenCache } from './access-token.js';
@@ -46,8 +48,11 @@ export class VendorBClient implements VendorClient {
   readonly vendor = 'VENDOR_B' as const;
   private readonly tokens: AccessTokenCache;
 
-  constructor(private readonly account: VendorBAccount) {
-    this.tokens = new AccessTokenCache(account);
+  constructor(
+    private readonly account: VendorBAccount,
+    private readonly timing?: VendorTiming,
+  ) {
+    this.tokens = new AccessTokenCache(account, Date.now, timing);
   }
 
   providerCode(provider: ProviderCode): string | undefined {
@@ -55,7 +60,7 @@ export class VendorBClient implements VendorClient {
   }
 
   async startAuthentication(request: VendorIssuanceRequest, options: VendorCallOptions): Promise<VendorAuthState> {
-    const response = await this.call(request, this.body(request), options);
+    const response = await this.call(request, this.body(request), options, 'start-authentication');
     if (response.result.code !== VENDOR_B_CODES.continueTwoWay) throw this.failureOf(response.result.code);
     return { vendor: 'VENDOR_B', twoWayInfo: this.twoWayInfoOf(response) };
   }
@@ -72,7 +77,7 @@ export class VendorBClient implements VendorClient {
       simpleAuth: '1',
       twoWayInfo: { ...state.twoWayInfo },
     };
-    const response = await this.call(request, body, options);
+    const response = await this.call(request, body, options, 'complete-issuance');
     if (response.result.code !== VENDOR_B_CODES.success) throw this.failureOf(response.result.code);
     const data = response.data as Partial<{ resOriGinalData: unknown; resIssueNo: unknown }>;
     if (typeof data.resOriGinalData !== 'string' || data.resOriGinalData.length === 0) {
@@ -141,9 +146,12 @@ export class VendorBClient implements VendorClient {
     request: VendorIssuanceRequest,
     body: VendorBRequestBody,
     options: VendorCallOptions,
+    operation: VendorOperation,
   ): Promise<VendorBResponseBody> {
     const url = `${this.account.baseUrl}${VENDOR_B_PRODUCTS[request.document]}`;
     const encoded = encodeUrlEncodedJson(body);
+    const timing = this.timing;
+    const timed = timing && ((seconds: number) => timing(operation, seconds));
     for (let attempt = 0; ; attempt++) {
       const token = await this.tokens.get(options.signal);
       const response = await vendorExchange(
@@ -154,6 +162,7 @@ export class VendorBClient implements VendorClient {
           body: encoded,
         },
         options.signal,
+        timed,
       );
       if (response.status === 401 && attempt === 0) {
         this.tokens.invalidate(token);
