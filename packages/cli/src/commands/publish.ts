@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { CHANNELS, type Channel, PLATFORMS, type Platform } from '@ferry/contracts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { computeFingerprint } from '../fingerprint/pinned-fingerprint.js';
+import { computeFingerprint } from '../fingerprint/app-fingerprint.js';
 import { evaluateAppConfig } from '../publish/app-config.js';
 import { DEFAULT_UPLOAD_CONCURRENCY } from '../publish/asset-uploader.js';
 import { gitReader } from '../publish/ci-metadata.js';

@@ -262,6 +262,29 @@ describe('ferry native-affected: an app config whose reach cannot be followed', 
       fixture.cleanup();
     }
   });
+
+  it("fingerprint.config.js with Ferry's preset: the app's reach stays followable, JavaScript-only changes are not affected", async () => {
+    const fixture = await GitFixture.create(
+      appFiles({
+        'fingerprint.config.js':
+          "const { ferryFingerprintConfig } = require('@ferry/expo/fingerprint');\n" +
+          "module.exports = ferryFingerprintConfig(__dirname, { extraSources: [{ type: 'dir', filePath: 'src/native-bridge', reasons: ['bridge'] }] });\n",
+        'src/native-bridge/bridge.ts': 'export {};\n',
+      }),
+    );
+    try {
+      const base = await fixture.git('rev-parse', 'HEAD');
+      const js = await fixture.commit('js', { 'src/screens/Home.tsx': 'export const Home = 5;\n' });
+      const jsOnly = await checkNativeAffected({ projectRoot: fixture.dir, base, head: js });
+      expect(jsOnly.affected).toBe(false);
+      const bridge = await fixture.commit('bridge', { 'src/native-bridge/bridge.ts': 'export const y = 1;\n' });
+      const named = await checkNativeAffected({ projectRoot: fixture.dir, base: js, head: bridge });
+      expect(named.affected).toBe(true);
+      expect(named.reasons[0]).toMatch(/fingerprint\.config\.js/);
+    } finally {
+      fixture.cleanup();
+    }
+  });
 });
 
 describe('ferry native-affected: an app inside a larger repository', () => {
