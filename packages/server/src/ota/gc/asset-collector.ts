@@ -12,9 +12,9 @@ export const GC_DELETE_CONCURRENCY = 16;
 /** Objects decided on between two re-reads of recent releases (one listing page on S3). */
 export const GC_BATCH_SIZE = 1000;
 /**
- * How far before its start a collection looks for releases published while it runs. A publish
- * stamps its release inside its own transaction, before it commits; this bounds how long that
- * transaction may take for its release to still be seen.
+ * How far before its start a collection looks for releases published (or rollouts changed) while
+ * it runs. A publish stamps its release inside its own transaction, before it commits: this bounds
+ * how long that transaction may take for its release to still be found.
  */
 export const GC_CHANGE_MARGIN_MS = 5 * 60 * 1000;
 
@@ -38,7 +38,7 @@ export class GcInProgress extends DomainError {
 }
 
 export interface AssetCollectorDeps {
-  store: Pick<KyselyGcStore, 'releases' | 'assetsOf' | 'assetsChangedSince' | 'audit'>;
+  store: Pick<KyselyGcStore, 'releases' | 'assetsOf' | 'changedSince' | 'audit'>;
   objects: ObjectStore;
   /** Objects younger than this are never deleted (ASSET_GC_GRACE_SECONDS). */
   graceSeconds: number;
@@ -63,9 +63,9 @@ const add = (to: ObjectTally, object: ListedObject) => {
  * The grace period covers the gap between a publish's uploads and its release: the publisher
  * uploads assets first and registers the release after, so an unreferenced young object may be
  * about to be referenced. Before each batch of deletions the releases published (or whose rollout
- * changed) since shortly before the collection started are read again and their assets kept, so a
- * release registered while a collection runs keeps old assets it reuses (docs/ota.md says what
- * is left of that race).
+ * changed) since shortly before the collection started are read again, and any that its first read
+ * did not see (or saw with another rollout) keep their assets, so a release registered while a
+ * collection runs keeps the old assets it reuses (docs/ota.md says what is left of that race).
  */
 export class AssetCollector {
   private running = false;
@@ -103,6 +103,14 @@ export class AssetCollector {
       }
     };
     reference(await store.assetsOf([...kept.keys()]));
+    // What the first read saw of each release's rollout, to tell later changes from it.
+    const seen = new Map(releases.map((release) => [release.id, release.rolloutUpdatedAt]));
+    const referenceChanges = async () => {
+      const changed = (await store.changedSince(changedSince)).filter(
+        (release) => !seen.has(release.id) || seen.get(release.id) !== release.rolloutUpdatedAt,
+      );
+      reference(changed);
+    };
 
     const answer: AssetGcResponse = {
       dryRun,
@@ -119,12 +127,14 @@ export class AssetCollector {
     };
     // Asset keys that are still stored after this run: the encoded pass keeps their forms.
     const remaining = new Set<string>();
+    // Unreferenced asset keys kept only because they are young.
+    const youngAssets = new Set<string>();
     const limit = pLimit(GC_DELETE_CONCURRENCY);
 
     /** Deletes a batch of candidates (after a last look at recent releases); a refusal leaves the object. */
     const collect = async (batch: ListedObject[], kind: 'asset' | 'encoded') => {
       if (batch.length === 0) return;
-      reference(await store.assetsChangedSince(changedSince));
+      await referenceChanges();
       await Promise.all(
         batch.map((object) =>
           limit(async () => {
@@ -166,6 +176,7 @@ export class AssetCollector {
       } else if (object.lastModified.getTime() > cutoff) {
         add(answer.young, object);
         remaining.add(object.key);
+        youngAssets.add(object.key);
       } else {
         batch.push(object);
         if (batch.length >= GC_BATCH_SIZE) {
@@ -180,7 +191,12 @@ export class AssetCollector {
     // 3. Compressed forms whose asset was deleted above, or was already gone.
     for await (const object of listed(objects, 'encoded/', log)) {
       const source = sourceOfEncodedForm(object.key);
-      if (source === undefined || referenced.has(source) || remaining.has(source)) continue;
+      if (source === undefined || referenced.has(source)) continue;
+      if (remaining.has(source)) {
+        // The form of an asset the grace period keeps is kept with it, for the same reason.
+        if (youngAssets.has(source)) add(answer.young, object);
+        continue;
+      }
       if (object.lastModified.getTime() > cutoff) {
         add(answer.young, object);
         continue;

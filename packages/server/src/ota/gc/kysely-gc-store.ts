@@ -15,6 +15,16 @@ export interface ReleaseAssetsRow {
   hashes: string[];
 }
 
+/** A release as a collection first reads it, with when its rollout last changed. */
+export interface ReleaseSnapshot extends ReleaseForGc {
+  rolloutUpdatedAt: number | null;
+}
+
+/** A release published, or whose rollout changed, recently: what a collection reads again. */
+export interface RecentRelease extends ReleaseAssetsRow {
+  rolloutUpdatedAt: number | null;
+}
+
 export interface GcAuditEvent {
   actor: string;
   details: Record<string, unknown>;
@@ -32,7 +42,7 @@ export class KyselyGcStore {
   }
 
   /** Every release, without its assets: what releasesToKeep decides on. */
-  async releases(): Promise<ReleaseForGc[]> {
+  async releases(): Promise<ReleaseSnapshot[]> {
     const rows = await this.db
       .selectFrom('releases')
       .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
@@ -44,6 +54,7 @@ export class KyselyGcStore {
         'releases.created_at',
         'releases.seq',
         'rollouts.state',
+        'rollouts.updated_at',
       ])
       .execute();
     return rows.map((row) => ({
@@ -54,6 +65,7 @@ export class KyselyGcStore {
       createdAt: Number(row.created_at),
       seq: Number(row.seq),
       rolloutState: row.state ?? null,
+      rolloutUpdatedAt: row.updated_at === null ? null : Number(row.updated_at),
     }));
   }
 
@@ -72,22 +84,28 @@ export class KyselyGcStore {
   }
 
   /**
-   * The assets of releases published, or whose rollout changed, at or after `since` (epoch ms):
-   * what a collection re-reads before each batch of deletions, so a release registered while it
-   * runs keeps its assets.
+   * The releases published, or whose rollout changed, at or after `since` (epoch ms), with their
+   * assets: what a collection reads again before each batch of deletions, to find releases that
+   * were registered (or rollouts that changed) after it decided what to keep.
    */
-  async assetsChangedSince(since: number): Promise<ReleaseAssetsRow[]> {
+  async changedSince(since: number): Promise<RecentRelease[]> {
     const rows = await this.db
       .selectFrom('releases')
-      .select(['id', 'channel', 'runtime_version', 'launch_asset', 'assets'])
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '>=', since),
-          eb('id', 'in', eb.selectFrom('rollouts').select('release_id').where('updated_at', '>=', since)),
-        ]),
-      )
+      .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
+      .select([
+        'releases.id',
+        'releases.channel',
+        'releases.runtime_version',
+        'releases.launch_asset',
+        'releases.assets',
+        'rollouts.updated_at',
+      ])
+      .where((eb) => eb.or([eb('releases.created_at', '>=', since), eb('rollouts.updated_at', '>=', since)]))
       .execute();
-    return rows.map(toAssetsRow);
+    return rows.map((row) => ({
+      ...toAssetsRow(row),
+      rolloutUpdatedAt: row.updated_at === null ? null : Number(row.updated_at),
+    }));
   }
 
   async audit(event: GcAuditEvent, now: Date): Promise<void> {
