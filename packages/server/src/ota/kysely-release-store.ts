@@ -2,14 +2,36 @@ import { randomUUID } from 'node:crypto';
 import { type Release, type Track, trackName } from '@ferry/contracts';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database } from '../storage/database.js';
-import { type DatabaseSchema, parseJson, type ReleasesTable, toJson } from '../storage/schema.js';
+import {
+  type DatabaseSchema,
+  type DirectivesTable,
+  parseJson,
+  type ReleasesTable,
+  type RolloutsTable,
+  toJson,
+} from '../storage/schema.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
-import type { LockedTrack, NewAuditEvent, NewRelease, ReleaseStore, SignedRelease } from './release-store.js';
+import type {
+  Directive,
+  LockedTrack,
+  NewAuditEvent,
+  NewRelease,
+  ReleaseStore,
+  Rollout,
+  StoredEntry,
+  StoredTimeline,
+} from './release-store.js';
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 /** Release ids per query when reading signatures in bulk: far below either engine's parameter limit. */
 const SIGNATURE_BATCH = 500;
+
+const toTrack = (row: { channel: string; platform: string; runtime_version: string }): Track => ({
+  channel: row.channel as Track['channel'],
+  platform: row.platform as Track['platform'],
+  runtimeVersion: row.runtime_version,
+});
 
 export const toRelease = (row: Selectable<ReleasesTable>): Release => ({
   id: row.id,
@@ -23,6 +45,104 @@ export const toRelease = (row: Selectable<ReleasesTable>): Release => ({
   metadata: parseJson(row.metadata),
   createdAt: new Date(Number(row.created_at)).toISOString(),
 });
+
+const toDirective = (row: Selectable<DirectivesTable>): Directive => ({
+  id: row.id,
+  channel: row.channel as Directive['channel'],
+  platform: row.platform as Directive['platform'],
+  runtimeVersion: row.runtime_version,
+  type: row.type,
+  actor: row.actor,
+  createdAt: new Date(Number(row.created_at)).toISOString(),
+});
+
+const toRollout = (row: Selectable<RolloutsTable>): Rollout => ({
+  releaseId: row.release_id,
+  percent: Number(row.percent),
+  state: row.state,
+  haltRule:
+    row.halt_failure_rate === null
+      ? null
+      : { failureRate: Number(row.halt_failure_rate), minDevices: Number(row.halt_min_devices ?? 1) },
+  reason: row.reason,
+  updatedAt: new Date(Number(row.updated_at)).toISOString(),
+});
+
+const directiveEntry = (row: Selectable<DirectivesTable>): StoredEntry => ({
+  kind: 'directive',
+  directive: toDirective(row),
+  signatures: parseJson<ManifestSignature[]>(row.signed),
+});
+
+const EMPTY_TIMELINE: StoredTimeline = { head: undefined, rollout: undefined, fallback: undefined };
+
+/** Which of a track's newest release and newest directive came later (a release on a tie). */
+const laterOf = (
+  release: Selectable<ReleasesTable> | undefined,
+  directive: Selectable<DirectivesTable> | undefined,
+): 'release' | 'directive' | undefined => {
+  if (!release) return directive && 'directive';
+  if (!directive) return 'release';
+  return Number(directive.created_at) > Number(release.created_at) ? 'directive' : 'release';
+};
+
+const directivesQuery = (db: Executor, track: Track) =>
+  db
+    .selectFrom('directives')
+    .selectAll()
+    .where('channel', '=', track.channel)
+    .where('platform', '=', track.platform)
+    .where('runtime_version', '=', track.runtimeVersion)
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc');
+
+async function signaturesOf(db: Executor, releaseId: string): Promise<ManifestSignature[]> {
+  const rows = await db
+    .selectFrom('signed_manifests')
+    .select(['namespace', 'certificate', 'body', 'signature'])
+    .where('release_id', '=', releaseId)
+    .execute();
+  return rows as ManifestSignature[];
+}
+
+const releaseEntry = async (db: Executor, row: Selectable<ReleasesTable>): Promise<StoredEntry> => ({
+  kind: 'release',
+  release: toRelease(row),
+  signatures: await signaturesOf(db, row.id),
+});
+
+/**
+ * The track's head, its rollout and, when the rollout is not complete, the fallback: the newest
+ * complete entry before the head (a release without a rollout or with a completed one, or a
+ * directive). Queries run one after another: inside a lock they share one connection.
+ */
+async function readTimeline(db: Executor, track: Track): Promise<StoredTimeline> {
+  const release = await newestQuery(db, track).limit(1).executeTakeFirst();
+  const directive = await directivesQuery(db, track).limit(1).executeTakeFirst();
+  const later = laterOf(release, directive);
+  if (later === undefined) return EMPTY_TIMELINE;
+  if (later === 'directive') return { head: directiveEntry(directive!), rollout: undefined, fallback: undefined };
+  const head = await releaseEntry(db, release!);
+  const row = await db.selectFrom('rollouts').selectAll().where('release_id', '=', release!.id).executeTakeFirst();
+  if (!row || row.state === 'complete') return { head, rollout: undefined, fallback: undefined };
+  const complete = await newestQuery(db, track)
+    .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
+    .where('releases.id', '!=', release!.id)
+    .where((eb) => eb.or([eb('rollouts.release_id', 'is', null), eb('rollouts.state', '=', 'complete')]))
+    .selectAll('releases')
+    .limit(1)
+    .executeTakeFirst();
+  // The newest directive is older than the head here; it is the fallback if it is newer than that release.
+  const fallbackKind = laterOf(complete, directive);
+  const fallback =
+    fallbackKind === 'release'
+      ? await releaseEntry(db, complete!)
+      : fallbackKind === 'directive'
+        ? directiveEntry(directive!)
+        : undefined;
+  const rollout = toRollout(row);
+  return { head, rollout: { releaseId: rollout.releaseId, percent: rollout.percent, state: rollout.state }, fallback };
+}
 
 const newestQuery = (db: Executor, track: Track) =>
   db
@@ -104,7 +224,81 @@ const lockedTrack = (db: Executor, track: Track, now: () => Date): LockedTrack =
   insert: (release) => insertRelease(db, release),
   saveSignatures: (releaseId, signatures) => saveSignatures(db, releaseId, signatures),
   audit: (event) => insertAudit(db, event, now()),
+  timeline: () => readTimeline(db, track),
+  newestEntryAt: async () => {
+    const release = await newestQuery(db, track).select('created_at').limit(1).executeTakeFirst();
+    const directive = await directivesQuery(db, track).limit(1).executeTakeFirst();
+    const at = Math.max(
+      Number(release?.created_at ?? Number.NEGATIVE_INFINITY),
+      Number(directive?.created_at ?? Number.NEGATIVE_INFINITY),
+    );
+    return Number.isFinite(at) ? new Date(at) : undefined;
+  },
+  insertDirective: async (directive, signatures) => {
+    await db
+      .insertInto('directives')
+      .values({
+        id: directive.id,
+        channel: directive.channel,
+        platform: directive.platform,
+        runtime_version: directive.runtimeVersion,
+        type: directive.type,
+        actor: directive.actor,
+        signed: toJson(signatures),
+        created_at: Date.parse(directive.createdAt),
+      })
+      .execute();
+  },
+  insertRollout: async (rollout) => {
+    await db
+      .insertInto('rollouts')
+      .values({
+        release_id: rollout.releaseId,
+        percent: rollout.percent,
+        state: rollout.state,
+        halt_failure_rate: rollout.haltRule?.failureRate ?? null,
+        halt_min_devices: rollout.haltRule?.minDevices ?? null,
+        reason: rollout.reason,
+        updated_at: Date.parse(rollout.updatedAt),
+      })
+      .execute();
+  },
+  rollout: (releaseId) => findRollout(db, releaseId),
+  updateRollout: async (releaseId, change) => {
+    await db
+      .updateTable('rollouts')
+      .set({
+        percent: change.percent,
+        state: change.state,
+        reason: change.reason,
+        updated_at: Date.parse(change.updatedAt),
+      })
+      .where('release_id', '=', releaseId)
+      .execute();
+  },
+  supersedeRollouts: async (reason, at) => {
+    const rows = await db
+      .updateTable('rollouts')
+      .set({ state: 'superseded', reason, updated_at: at.getTime() })
+      .where('state', 'in', ['running', 'halted'])
+      .where('release_id', 'in', (eb) =>
+        eb
+          .selectFrom('releases')
+          .select('id')
+          .where('channel', '=', track.channel)
+          .where('platform', '=', track.platform)
+          .where('runtime_version', '=', track.runtimeVersion),
+      )
+      .returning('release_id')
+      .execute();
+    return rows.map((row) => row.release_id);
+  },
 });
+
+async function findRollout(db: Executor, releaseId: string): Promise<Rollout | undefined> {
+  const row = await db.selectFrom('rollouts').selectAll().where('release_id', '=', releaseId).executeTakeFirst();
+  return row && toRollout(row);
+}
 
 /**
  * ReleaseStore over Kysely, for both engines. The queries are the same; only the way a track is
@@ -126,22 +320,42 @@ export class KyselyReleaseStore implements ReleaseStore {
     return row && toRelease(row);
   }
 
-  async newestSigned(track: Track): Promise<SignedRelease | undefined> {
-    const release = await this.newest(track);
-    if (!release) return undefined;
-    const rows = await this.db
-      .selectFrom('signed_manifests')
-      .select(['namespace', 'certificate', 'body', 'signature'])
-      .where('release_id', '=', release.id)
-      .execute();
-    return { release, signatures: rows as ManifestSignature[] };
+  timeline(track: Track): Promise<StoredTimeline> {
+    return readTimeline(this.db, track);
   }
 
   saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void> {
     return saveSignatures(this.db, releaseId, signatures);
   }
 
-  async newestSignedOfRecentTracks(limit: number): Promise<SignedRelease[]> {
+  async saveDirectiveSignatures(directiveId: string, signatures: ManifestSignature[]): Promise<void> {
+    await this.db
+      .updateTable('directives')
+      .set({ signed: toJson(signatures) })
+      .where('id', '=', directiveId)
+      .execute();
+  }
+
+  rollout(releaseId: string): Promise<Rollout | undefined> {
+    return findRollout(this.db, releaseId);
+  }
+
+  async haltableRollouts(releaseIds: string[]): Promise<Rollout[]> {
+    const found: Rollout[] = [];
+    for (let start = 0; start < releaseIds.length; start += SIGNATURE_BATCH) {
+      const rows = await this.db
+        .selectFrom('rollouts')
+        .selectAll()
+        .where('release_id', 'in', releaseIds.slice(start, start + SIGNATURE_BATCH))
+        .where('state', '=', 'running')
+        .where('halt_failure_rate', 'is not', null)
+        .execute();
+      found.push(...rows.map(toRollout));
+    }
+    return found;
+  }
+
+  async timelinesOfRecentTracks(limit: number): Promise<StoredTimeline[]> {
     // The track index (channel, platform, runtime_version, created_at desc) answers the grouping.
     const recent = this.db
       .selectFrom('releases')
@@ -164,25 +378,65 @@ export class KyselyReleaseStore implements ReleaseStore {
       .orderBy('releases.seq', 'desc')
       .execute();
     // Releases of one track stored at the same instant: the later insert is the newest (newestQuery).
-    const newest = new Map<string, Release>();
-    for (const release of rows.map(toRelease)) {
+    const newest = new Map<string, Selectable<ReleasesTable>>();
+    for (const row of rows) {
       // Channel and platform hold no slash, so the name is unique per track.
-      if (!newest.has(trackName(release))) newest.set(trackName(release), release);
+      const name = trackName(toTrack(row));
+      if (!newest.has(name)) newest.set(name, row);
     }
-    const releases = [...newest.values()];
+    const heads = [...newest.values()];
+    const ids = heads.map((row) => row.id);
     const signatures = new Map<string, ManifestSignature[]>();
-    for (let start = 0; start < releases.length; start += SIGNATURE_BATCH) {
-      const ids = releases.slice(start, start + SIGNATURE_BATCH).map((release) => release.id);
+    const rollouts = new Set<string>();
+    for (let start = 0; start < ids.length; start += SIGNATURE_BATCH) {
+      const batch = ids.slice(start, start + SIGNATURE_BATCH);
       const found = await this.db
         .selectFrom('signed_manifests')
         .select(['release_id', 'namespace', 'certificate', 'body', 'signature'])
-        .where('release_id', 'in', ids)
+        .where('release_id', 'in', batch)
         .execute();
       for (const { release_id, ...signature } of found) {
         signatures.set(release_id, [...(signatures.get(release_id) ?? []), signature as ManifestSignature]);
       }
+      const open = await this.db
+        .selectFrom('rollouts')
+        .select('release_id')
+        .where('release_id', 'in', batch)
+        .where('state', '!=', 'complete')
+        .execute();
+      for (const { release_id } of open) rollouts.add(release_id);
     }
-    return releases.map((release) => ({ release, signatures: signatures.get(release.id) ?? [] }));
+    // Directives are few (one per roll back to embedded): read the newest of every track at once.
+    const directives = new Map<string, Selectable<DirectivesTable>>();
+    const directiveRows = await this.db
+      .selectFrom('directives')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .execute();
+    for (const row of directiveRows) {
+      const name = trackName(toTrack(row));
+      if (!directives.has(name)) directives.set(name, row);
+    }
+    const timelines: StoredTimeline[] = [];
+    for (const row of heads) {
+      const track = toTrack(row);
+      const directive = directives.get(trackName(track));
+      if (laterOf(row, directive) === 'directive') {
+        timelines.push({ head: directiveEntry(directive!), rollout: undefined, fallback: undefined });
+      } else if (rollouts.has(row.id)) {
+        // A rollout under way needs its fallback too: few tracks, read one by one.
+        timelines.push(await readTimeline(this.db, track));
+      } else {
+        const head: StoredEntry = {
+          kind: 'release',
+          release: toRelease(row),
+          signatures: signatures.get(row.id) ?? [],
+        };
+        timelines.push({ head, rollout: undefined, fallback: undefined });
+      }
+    }
+    return timelines;
   }
 
   async list(track: Track, limit: number): Promise<Release[]> {

@@ -86,3 +86,37 @@ export class AssetTooLarge extends DomainError {
     });
   }
 }
+
+/** No release has this id. */
+export class ReleaseNotFound extends DomainError {
+  override name = 'ReleaseNotFound';
+  constructor(releaseId: string) {
+    super('not-found', 'NOT_FOUND', `No release has the id ${releaseId}.`, { releaseId });
+  }
+}
+
+/** The release reached every device at once: there is no rollout to show or change. */
+export class NoRollout extends DomainError {
+  override name = 'NoRollout';
+  constructor(releaseId: string) {
+    super(
+      'not-found',
+      'NO_ROLLOUT',
+      `Release ${releaseId} was published to every device; it has no rollout. Publish with --rollout to stage one.`,
+      { releaseId },
+    );
+  }
+}
+
+/** Only a running or halted rollout of a track's newest entry can change. */
+export class RolloutEnded extends DomainError {
+  override name = 'RolloutEnded';
+  constructor(releaseId: string, state: string, reason: string | null) {
+    super(
+      'conflict',
+      'ROLLOUT_ENDED',
+      `The rollout of release ${releaseId} is ${state}${reason ? ` (${reason})` : ''}; it can no longer change. Publish again to start a new one.`,
+      { releaseId, state, reason },
+    );
+  }
+}

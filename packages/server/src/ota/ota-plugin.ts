@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { trackOf } from '@ferry/contracts';
+import { type Track, trackOf } from '@ferry/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { UpdatesConfig } from '../config/updates-config.js';
@@ -8,11 +8,13 @@ import { auditEventsRoute } from '../routes/api/audit-events.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
 import { assetGcRoute } from '../routes/api/updates/gc.js';
+import { directivesRoute } from '../routes/api/updates/directives.js';
 import { manifestRoute } from '../routes/api/updates/manifest.js';
 import { manifestFastPath } from '../routes/api/updates/manifest-fast-path.js';
 import { releaseRoute } from '../routes/api/updates/release.js';
 import { releasesRoute } from '../routes/api/updates/releases.js';
 import { rollbackRoute } from '../routes/api/updates/rollback.js';
+import { rolloutsRoute } from '../routes/api/updates/rollouts.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { ReleaseAssetCheck } from './assets/release-assets.js';
@@ -25,6 +27,9 @@ import { ManifestService } from './manifest/manifest-service.js';
 import { PostgresReleaseNotifications } from './manifest/postgres-release-notifications.js';
 import { ReleaseListing } from './release-listing.js';
 import { ReleaseService } from './release-service.js';
+import { DeviceReports } from './reports/device-reports.js';
+import { KyselyReportStore } from './reports/kysely-report-store.js';
+import { RolloutService } from './rollout/rollout-service.js';
 
 export interface OtaPluginOptions {
   updates: UpdatesConfig;
@@ -98,7 +103,36 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
       manifests.releasePublished(release, signatures);
       notifications?.announce(trackOf(release));
     },
+    onTrackChanged: (track) => trackChanged(track),
   });
+  // A rollout, a directive, a halt: this instance reads the track again, and so do the others.
+  const trackChanged = (track: Track) => {
+    manifests.trackChanged(track);
+    notifications?.announce(track);
+  };
+  const reportStore = new KyselyReportStore(database);
+  const rollouts = new RolloutService({
+    store,
+    signer: {
+      release: (release) => manifests.sign(release),
+      rollBackToEmbedded: (createdAt) => manifests.signRollBackToEmbedded(createdAt),
+    },
+    health: (releaseId) => reportStore.health(releaseId),
+    onTrackChanged: trackChanged,
+    log: app.log,
+    now: options.now,
+  });
+  const reports = new DeviceReports({
+    store: reportStore,
+    rollouts: {
+      haltable: (ids) => store.haltableRollouts(ids),
+      halt: (id, reason, details) => rollouts.halt(id, reason, details),
+    },
+    log: app.log,
+  });
+  reports.start();
+  // After the server stopped answering: what devices reported last is still written.
+  app.addHook('onClose', async () => reports.stop());
 
   const requireReleaseToken = requireBearerToken(options.releaseToken);
   const admin = {
@@ -109,10 +143,10 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   };
   releaseRoute(app, { ...admin, bodyLimit: options.limits.releaseBodyBytes });
   baselineFingerprintRoute(app, { service: releases, perMinute: options.limits.baselinePerMinute });
-  manifestRoute(app, { service: manifests });
+  manifestRoute(app, { service: manifests, reports });
   // Request lines are logged at debug (http-plugin.ts): then every request goes through Fastify.
   const logsRequests = () => app.log.level === 'debug' || app.log.level === 'trace';
-  app.fastPaths.add(manifestFastPath(manifests, { logsRequests }));
+  app.fastPaths.add(manifestFastPath(manifests, { logsRequests, reports }));
   assetsRoute(app, {
     ...admin,
     service: new AssetUploadService({
@@ -134,4 +168,6 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
       now: options.now,
     }),
   });
+  rolloutsRoute(app, { ...admin, rollouts });
+  directivesRoute(app, { ...admin, rollouts });
 };

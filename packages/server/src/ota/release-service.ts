@@ -24,6 +24,7 @@ import {
 } from './ota-errors.js';
 import type { LockedTrack, NewRelease, ReleaseStore } from './release-store.js';
 import { decideRollback, type RollbackDecision, rollbackRecord } from './rollback.js';
+import { insertSignedRelease } from './track-entries.js';
 
 export const summarize = (release: Release): ReleaseSummary => ({
   id: release.id,
@@ -36,11 +37,13 @@ export const summarize = (release: Release): ReleaseSummary => ({
 });
 
 /**
- * createdAt orders a track, and expo-updates only applies an update whose createdAt is later than
- * the one it runs. A clock that steps backwards must not make a new release older than the active one.
+ * createdAt orders a track (releases and directives alike), and expo-updates only applies an update
+ * whose createdAt is later than the one it runs. A clock that steps backwards must not make a new
+ * entry older than the newest one.
  */
-export const nextCreatedAt = (now: Date, newest: Release | undefined): Date => {
-  const floor = newest ? Date.parse(newest.createdAt) + 1 : Number.NEGATIVE_INFINITY;
+export const nextCreatedAt = (now: Date, newest: Pick<Release, 'createdAt'> | Date | undefined): Date => {
+  const at = newest instanceof Date ? newest.getTime() : newest ? Date.parse(newest.createdAt) : undefined;
+  const floor = at === undefined ? Number.NEGATIVE_INFINITY : at + 1;
   return new Date(Math.max(now.getTime(), floor));
 };
 
@@ -55,8 +58,10 @@ export interface ReleaseServiceDeps {
    * nothing is signed at publish (unit tests), and the manifest service signs on first demand.
    */
   sign?: (release: Release) => ManifestSignature[];
-  /** Called after a release is committed, with its signed manifests, so caches can take it up. */
+  /** Called after a release that reaches every device is committed, with its signed manifests, so caches can take it up. */
   onPublished?: (release: Release, signatures: ManifestSignature[]) => void;
+  /** Called after any other change of a track is committed (a rollout publish): caches read it again. */
+  onTrackChanged?: (track: Track) => void;
 }
 
 interface Stored {
@@ -70,12 +75,8 @@ export class ReleaseService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** Inserts a release and its signed manifests: inside the track lock, so it is signed exactly once. */
-  private async insertSigned(locked: LockedTrack, release: NewRelease): Promise<Stored> {
-    const created = await locked.insert(release);
-    const signatures = this.deps.sign?.(created) ?? [];
-    await locked.saveSignatures(created.id, signatures);
-    return { release: created, signatures };
+  private insertSigned(locked: LockedTrack, release: NewRelease): Promise<Stored> {
+    return insertSignedRelease(locked, release, { release: this.deps.sign });
   }
 
   /** Registers a release: the guard and the insert run as one atomic step per track. */
@@ -84,12 +85,17 @@ export class ReleaseService {
     // Outside the track lock: lookups in object storage must not hold up other publishes.
     await this.deps.assets?.ensureStored(payload);
     await this.deps.assets?.ensureEncoded(payload);
+    // 100 % is every device: no rollout to keep.
+    const rollout = payload.rollout && payload.rollout.percent < 100 ? payload.rollout : undefined;
     const stored = await this.deps.store.withTrackLock(track, async (locked) => {
       const newest = await locked.newest();
+      // The guard's baseline is the newest release whatever its rollout: every device of the
+      // runtime may run it, so its native side is the one the next release must match.
       const verdict = evaluateGuard(payload, newest && { id: newest.id, fingerprint: newest.metadata.fingerprint });
       if (verdict.kind === 'block') {
         throw new NativeFingerprintChanged(track, verdict);
       }
+      const createdAt = nextCreatedAt(this.now(), await locked.newestEntryAt());
       const inserted = await this.insertSigned(locked, {
         id: randomUUID(),
         ...track,
@@ -98,9 +104,19 @@ export class ReleaseService {
         otaConfig: payload.otaConfig ?? null,
         updatePolicy: payload.updatePolicy ?? null,
         metadata: { ...payload.metadata, fingerprint: payload.fingerprint ?? null },
-        createdAt: nextCreatedAt(this.now(), newest),
+        createdAt,
       });
       const created = inserted.release;
+      if (rollout) {
+        await locked.insertRollout({
+          releaseId: created.id,
+          percent: rollout.percent,
+          state: 'running',
+          haltRule: rollout.haltRule ?? null,
+          reason: null,
+          updatedAt: createdAt.toISOString(),
+        });
+      }
       if (verdict.kind === 'bypass') {
         await locked.audit({
           type: 'guard.bypassed',
@@ -127,6 +143,7 @@ export class ReleaseService {
           fingerprint: payload.fingerprint ?? null,
           updatePolicy: payload.updatePolicy ?? null,
           metadata: payload.metadata ?? {},
+          rollout: rollout ?? null,
         },
       });
       if (verdict.kind === 'bypass') {
@@ -137,7 +154,8 @@ export class ReleaseService {
       }
       return inserted;
     });
-    this.deps.onPublished?.(stored.release, stored.signatures);
+    if (rollout) this.deps.onTrackChanged?.(track);
+    else this.deps.onPublished?.(stored.release, stored.signatures);
     return summarize(stored.release);
   }
 
@@ -148,16 +166,6 @@ export class ReleaseService {
       throw new TrackEmpty(track);
     }
     return { fingerprint: newest.metadata.fingerprint ?? null, releaseId: newest.id, createdAt: newest.createdAt };
-  }
-
-  /** A track's history, newest first; the first entry is the active release. */
-  async history(query: ReleaseListQuery): Promise<ReleaseListItem[]> {
-    const releases = await this.deps.store.list(trackOf(query), query.limit);
-    return releases.map((release) => ({
-      ...summarize(release),
-      metadata: release.metadata,
-      assetCount: release.assets.length,
-    }));
   }
 
   /**
@@ -176,7 +184,7 @@ export class ReleaseService {
         locked,
         rollbackRecord(decision.source, {
           id: randomUUID(),
-          createdAt: nextCreatedAt(this.now(), decision.replaced),
+          createdAt: nextCreatedAt(this.now(), await locked.newestEntryAt()),
           actor: request.actor,
           runId: request.runId,
         }),

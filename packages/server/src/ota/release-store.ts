@@ -1,5 +1,14 @@
-import type { Release, ReleaseAsset, ReleaseMetadata, Track, UpdatePolicy } from '@ferry/contracts';
+import type {
+  HaltRule,
+  Release,
+  ReleaseAsset,
+  ReleaseMetadata,
+  RolloutState,
+  Track,
+  UpdatePolicy,
+} from '@ferry/contracts';
 import type { ManifestSignature } from './manifest/release-signatures.js';
+import type { Timeline } from './rollout/track-timeline.js';
 
 /** A release about to be stored; the store assigns nothing but the sequence number. */
 export interface NewRelease {
@@ -14,6 +23,36 @@ export interface NewRelease {
   metadata: ReleaseMetadata;
   createdAt: Date;
 }
+
+/** A track entry that is not a release (migration 014): devices go back to their embedded bundle. */
+export interface Directive {
+  id: string;
+  channel: Track['channel'];
+  platform: Track['platform'];
+  runtimeVersion: string;
+  type: 'rollBackToEmbedded';
+  actor: string;
+  /** ISO time; also the directive's commitTime. */
+  createdAt: string;
+}
+
+/** A release's rollout as stored; a release without one reached every device at once. */
+export interface Rollout {
+  releaseId: string;
+  percent: number;
+  state: RolloutState;
+  haltRule: HaltRule | null;
+  reason: string | null;
+  updatedAt: string;
+}
+
+/** A timeline entry with its signed parts (none for one stored before signing, or under an older key). */
+export type StoredEntry =
+  | { kind: 'release'; release: Release; signatures: ManifestSignature[] }
+  | { kind: 'directive'; directive: Directive; signatures: ManifestSignature[] };
+
+/** What a track serves, read in one go: head, head's rollout (unless complete), fallback. */
+export type StoredTimeline = Timeline<StoredEntry>;
 
 export interface NewAuditEvent {
   type: 'release.created' | 'release.rolled_back' | 'guard.bypassed' | (string & {});
@@ -32,25 +71,35 @@ export interface LockedTrack {
   /** Keeps a release's signed manifests with it, in the same transaction as its insert. */
   saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void>;
   audit(event: NewAuditEvent): Promise<void>;
-}
-
-/** A track's newest release with the manifests signed for it (none for a release stored before signing at publish). */
-export interface SignedRelease {
-  release: Release;
-  signatures: ManifestSignature[];
+  /** The track's timeline as devices see it now (inside the lock, so it cannot change meanwhile). */
+  timeline(): Promise<StoredTimeline>;
+  /** When the newest entry (release or directive) was made: a new entry must be later. */
+  newestEntryAt(): Promise<Date | undefined>;
+  insertDirective(directive: Directive, signatures: ManifestSignature[]): Promise<void>;
+  insertRollout(rollout: Rollout): Promise<void>;
+  rollout(releaseId: string): Promise<Rollout | undefined>;
+  updateRollout(releaseId: string, change: Pick<Rollout, 'percent' | 'state' | 'reason' | 'updatedAt'>): Promise<void>;
+  /** Running and halted rollouts of the track become superseded: a newer entry took their place. Returns their release ids. */
+  supersedeRollouts(reason: string, at: Date): Promise<string[]>;
 }
 
 export interface ReleaseStore {
   newest(track: Track): Promise<Release | undefined>;
-  /** The newest release and its stored signatures: what a manifest answer needs, in one read. */
-  newestSigned(track: Track): Promise<SignedRelease | undefined>;
+  /** The track's timeline with its signed parts: what a manifest answer needs. */
+  timeline(track: Track): Promise<StoredTimeline>;
   /**
-   * The newest release and signatures of each of the `limit` tracks published to most recently,
-   * most recent first: what a starting instance loads before it answers.
+   * The timelines of the `limit` tracks published to most recently, most recent first: what a
+   * starting instance loads before it answers.
    */
-  newestSignedOfRecentTracks(limit: number): Promise<SignedRelease[]>;
+  timelinesOfRecentTracks(limit: number): Promise<StoredTimeline[]>;
   /** Replaces a release's stored signatures (after a key rotation, or for a release stored before them). */
   saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void>;
+  /** Replaces a directive's stored signatures (after a key rotation). */
+  saveDirectiveSignatures(directiveId: string, signatures: ManifestSignature[]): Promise<void>;
+  /** A release's rollout, if it was published with one. */
+  rollout(releaseId: string): Promise<Rollout | undefined>;
+  /** Running rollouts with a halt rule: what failure reports are checked against. */
+  haltableRollouts(releaseIds: string[]): Promise<Rollout[]>;
   list(track: Track, limit: number): Promise<Release[]>;
   findById(id: string): Promise<Release | undefined>;
   /**

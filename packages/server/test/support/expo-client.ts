@@ -118,8 +118,16 @@ export function checkManifestFields(manifest: ClientManifest): void {
 }
 
 export type ManifestResult =
-  | { kind: 'no-update'; status: 204; headers: Headers }
-  | { kind: 'update'; manifest: ClientManifest; headers: Headers; partHeaders: Map<string, string | string[]> };
+  /** 204, or 200 with a signed `noUpdateAvailable` directive part (protocol 1). */
+  | { kind: 'no-update'; status: 204 | 200; headers: Headers }
+  | { kind: 'update'; manifest: ClientManifest; headers: Headers; partHeaders: Map<string, string | string[]> }
+  /** A signed `rollBackToEmbedded` directive part with its required commitTime. */
+  | {
+      kind: 'roll-back-to-embedded';
+      commitTime: string;
+      headers: Headers;
+      partHeaders: Map<string, string | string[]>;
+    };
 
 /** GET the manifest, then do everything the client does before it downloads assets. */
 export async function fetchManifestLikeExpo(
@@ -150,6 +158,26 @@ export async function checkManifestLikeExpo(
   if (!contentType.startsWith('multipart/mixed')) throw new ClientRejection(`unexpected content type ${contentType}`);
   const parts = await parseMultipartMixedResponseAsync(contentType, body);
   const manifestPart = parts.find((part) => isMultipartPartWithName(part, 'manifest'));
+  const directivePart = parts.find((part) => isMultipartPartWithName(part, 'directive'));
+  if (!manifestPart && directivePart) {
+    // Directives are signed and checked like manifests (CodeSigningConfiguration), then parsed by
+    // UpdateDirective.fromJSONString: an unknown type throws, rollBackToEmbedded needs commitTime.
+    const directiveSignature = directivePart.headers.get(`${ns}-signature`);
+    verifySignatureHeader(
+      Array.isArray(directiveSignature) ? directiveSignature[0] : directiveSignature,
+      Buffer.from(directivePart.body, 'utf8'),
+      trust.certificatePem,
+      trust.keyId,
+    );
+    const directive = JSON.parse(directivePart.body) as { type?: string; parameters?: { commitTime?: string } };
+    if (directive.type === 'noUpdateAvailable') return { kind: 'no-update', status: 200, headers: response.headers };
+    if (directive.type !== 'rollBackToEmbedded') throw new ClientRejection(`unknown directive type ${directive.type}`);
+    const commitTime = directive.parameters?.commitTime;
+    if (typeof commitTime !== 'string' || Number.isNaN(Date.parse(commitTime))) {
+      throw new ClientRejection('rollBackToEmbedded without a valid parameters.commitTime');
+    }
+    return { kind: 'roll-back-to-embedded', commitTime, headers: response.headers, partHeaders: directivePart.headers };
+  }
   if (!manifestPart) throw new ClientRejection('no manifest part');
   const signature = manifestPart.headers.get(`${ns}-signature`);
   verifySignatureHeader(

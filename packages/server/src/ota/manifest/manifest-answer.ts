@@ -33,23 +33,34 @@ const NO_UPDATE: Record<ManifestNamespace, ManifestAnswer> = {
 /**
  * The answer to an outcome in the structure the client accepts: multipart/mixed with the
  * signature in the part's headers, or the JSON body with the signature as a response header. The
- * route and the server's fast path (http/fast-path.ts) both answer with it.
+ * route and the server's fast path (http/fast-path.ts) both answer with it. Undefined when the
+ * structure cannot carry the outcome: a directive has no JSON form (the protocol's 406).
  */
 export function manifestAnswer(
   outcome: ManifestOutcome,
   format: ManifestFormat,
   ns: ManifestNamespace,
-): ManifestAnswer {
-  if (outcome.kind === 'no-update') return NO_UPDATE[ns];
-  // Made once per signed manifest and structure, then reused by every request (the hot path).
-  let answers = answersOf.get(outcome.signed);
+): ManifestAnswer | undefined {
+  if (outcome.kind === 'no-update') {
+    // Only multipart/mixed carries the directive; the JSON structures keep the 204 the protocol allows.
+    return outcome.noUpdateAvailable && format === 'multipart'
+      ? signedAnswer(outcome.noUpdateAvailable, format, ns)
+      : NO_UPDATE[ns];
+  }
+  if (outcome.kind === 'directive' && format !== 'multipart') return undefined;
+  return signedAnswer(outcome.signed, format, ns);
+}
+
+/** Made once per signed part and structure, then reused by every request (the hot path). */
+function signedAnswer(signed: SignedManifest, format: ManifestFormat, ns: ManifestNamespace): ManifestAnswer {
+  let answers = answersOf.get(signed);
   if (!answers) {
     answers = {};
-    answersOf.set(outcome.signed, answers);
+    answersOf.set(signed, answers);
   }
   let answer = answers[format];
   if (!answer) {
-    answer = answerFor(outcome.signed, format, ns);
+    answer = answerFor(signed, format, ns);
     answers[format] = answer;
   }
   return answer;

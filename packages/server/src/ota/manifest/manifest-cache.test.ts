@@ -1,12 +1,11 @@
-import type { Release, Track } from '@ferry/contracts';
+import type { Track } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
-import { entryBytes, ManifestCache, type TrackEntry } from './manifest-cache.js';
+import { entryBytes, ManifestCache, type ServedEntry, type TrackEntry } from './manifest-cache.js';
 import type { SignedManifest } from './manifest-response.js';
 
 const track: Track = { channel: 'production', platform: 'ios', runtimeVersion: '1' };
-const release = (id: string) => ({ id }) as Release;
 const entry = (id: string | undefined, jsonBytes = 100): TrackEntry => {
-  if (id === undefined) return { newest: undefined, signed: undefined };
+  if (id === undefined) return { head: undefined, rollout: undefined, fallback: undefined };
   const signed = (namespace: 'ota' | 'expo') =>
     ({
       releaseId: id,
@@ -14,7 +13,8 @@ const entry = (id: string | undefined, jsonBytes = 100): TrackEntry => {
       json: Buffer.alloc(jsonBytes),
       multipart: Buffer.alloc(jsonBytes + 200),
     }) as SignedManifest;
-  return { newest: release(id), signed: { ota: signed('ota'), expo: signed('expo') } };
+  const head = { kind: 'release', id, signed: { ota: signed('ota'), expo: signed('expo') } } as ServedEntry;
+  return { head, rollout: undefined, fallback: undefined };
 };
 
 /** A load the test resolves by hand, to order it against invalidations. */
@@ -41,7 +41,7 @@ describe('ManifestCache', () => {
     loads.resolveNext('a');
     const entries = await Promise.all(waiting);
     expect(new Set(entries).size).toBe(1);
-    expect(cache.peek(track)?.newest?.id).toBe('a');
+    expect(cache.peek(track)?.head?.id).toBe('a');
     await cache.entry(track);
     expect(loads.calls).toBe(1);
   });
@@ -51,7 +51,7 @@ describe('ManifestCache', () => {
     const cache = new ManifestCache({ load: loads.load, ttlMs: 60_000 });
     const loading = cache.entry(track);
     loads.resolveNext(undefined);
-    expect((await loading).newest).toBeUndefined();
+    expect((await loading).head).toBeUndefined();
     expect(cache.peek(track)).toBeDefined();
   });
 
@@ -64,9 +64,9 @@ describe('ManifestCache', () => {
     expect(loads.calls).toBe(2);
     loads.resolveNext('old');
     loads.resolveNext('new');
-    expect((await stale).newest?.id).toBe('old');
-    expect((await fresh).newest?.id).toBe('new');
-    expect(cache.peek(track)?.newest?.id).toBe('new');
+    expect((await stale).head?.id).toBe('old');
+    expect((await fresh).head?.id).toBe('new');
+    expect(cache.peek(track)?.head?.id).toBe('new');
   });
 
   it('invalidate and clear drop cached tracks', async () => {
@@ -109,7 +109,7 @@ describe('ManifestCache', () => {
     const cache = new ManifestCache({ load: loads.load, ttlMs: 60_000, maxBytes: 1_000 });
     const loading = cache.entry(track);
     loads.resolveNext('huge');
-    expect((await loading).newest?.id).toBe('huge');
+    expect((await loading).head?.id).toBe('huge');
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);
   });
@@ -125,8 +125,8 @@ describe('ManifestCache', () => {
     const stale = cache.entry(track);
     cache.prime(track, entry('published'));
     loads.resolveNext('old');
-    expect((await stale).newest?.id).toBe('old');
-    expect(cache.peek(track)?.newest?.id).toBe('published');
+    expect((await stale).head?.id).toBe('old');
+    expect(cache.peek(track)?.head?.id).toBe('published');
     expect(loads.calls).toBe(1);
   });
 
@@ -138,8 +138,8 @@ describe('ManifestCache', () => {
       (v) => [{ ...track, runtimeVersion: v }, entry(`bulk-${v}`)] as [Track, TrackEntry],
     );
     expect(cache.fill(bulk, since)).toBe(2);
-    expect(cache.peek({ ...track, runtimeVersion: 'a' })?.newest?.id).toBe('bulk-a');
-    expect(cache.peek({ ...track, runtimeVersion: 'b' })?.newest?.id).toBe('loaded-b');
+    expect(cache.peek({ ...track, runtimeVersion: 'a' })?.head?.id).toBe('bulk-a');
+    expect(cache.peek({ ...track, runtimeVersion: 'b' })?.head?.id).toBe('loaded-b');
 
     const stale = cache.generation;
     cache.invalidate({ ...track, runtimeVersion: 'a' });

@@ -1,14 +1,21 @@
-import type { ManifestNamespace, Release, Track } from '@ferry/contracts';
+import type { ManifestNamespace, Track } from '@ferry/contracts';
 import { LRUCache } from 'lru-cache';
 import { SingleFlight } from '../../single-flight.js';
+import type { Timeline } from '../rollout/track-timeline.js';
 import type { SignedManifest } from './manifest-response.js';
+import type { ManifestOutcome } from './manifest-service.js';
 
-/** What the cache knows about one track: its newest release (or none) and that release's signed bytes. */
-export interface TrackEntry {
-  newest: Release | undefined;
-  /** The signed manifests of `newest` in every namespace; set whenever `newest` is. */
-  signed: Readonly<Record<ManifestNamespace, SignedManifest>> | undefined;
+/** One entry of a track as served: a release's manifest or a directive, signed in every namespace. */
+export interface ServedEntry {
+  kind: 'release' | 'directive';
+  id: string;
+  signed: Readonly<Record<ManifestNamespace, SignedManifest>>;
+  /** The outcome that serves it, per namespace: made once, so the hot path allocates nothing. */
+  outcomes: Readonly<Record<ManifestNamespace, ManifestOutcome>>;
 }
+
+/** What the cache knows about one track: its head, the head's rollout, and the fallback. */
+export type TrackEntry = Timeline<ServedEntry>;
 
 export const trackKey = (track: Track): string => `${track.channel}\n${track.platform}\n${track.runtimeVersion}`;
 
@@ -22,7 +29,9 @@ export const MANIFEST_CACHE_MAX_BYTES = 64 * 1024 * 1024;
  */
 export function entryBytes(entry: TrackEntry): number {
   let bytes = 512;
-  for (const signed of Object.values(entry.signed ?? {})) bytes += signed.json.length * 2 + signed.multipart.length;
+  for (const served of [entry.head, entry.fallback]) {
+    for (const signed of Object.values(served?.signed ?? {})) bytes += signed.json.length * 2 + signed.multipart.length;
+  }
   return bytes;
 }
 

@@ -54,6 +54,19 @@ export function negotiateManifestFormat(accept: string | undefined): ManifestFor
   return format === NOT_ACCEPTABLE ? undefined : format;
 }
 
+/** expo-updates' per-install id; bounded, since only its hash is kept and it picks a rollout bucket. */
+const CLIENT_ID_MAX_LENGTH = 256;
+
+/**
+ * The device's stable per-install id (`EAS-Client-ID`), or undefined when it sends none (or one
+ * that is empty or too long to be one). It never reaches a log or the database as sent.
+ */
+export function clientIdOf(headers: IncomingHttpHeaders): string | undefined {
+  const value = headers['eas-client-id'];
+  const id = Array.isArray(value) ? value[0] : value;
+  return id !== undefined && id.length > 0 && id.length <= CLIENT_ID_MAX_LENGTH ? id : undefined;
+}
+
 const headerValue = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;

@@ -2,12 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
 import type { ManifestSignature } from './release-signatures.js';
 
+/** The multipart part a signed body travels in: a release's manifest, or a directive. */
+export type SignedPart = 'manifest' | 'directive';
+
 /**
- * A release's manifest, signed once at publish and kept as bytes: the JSON body with its signature,
- * and the whole multipart/mixed body that carries it. Serving it is a buffer write, no signing or hashing.
+ * A release's manifest (or a directive), signed once and kept as bytes: the JSON body with its
+ * signature, and the whole multipart/mixed body that carries it. Serving it is a buffer write, no
+ * signing or hashing.
  */
 export interface SignedManifest {
+  /** The release's id, or the directive's. */
   releaseId: string;
+  part: SignedPart;
   namespace: ManifestNamespace;
   /** The manifest JSON exactly as signed. */
   json: Buffer;
@@ -19,17 +25,18 @@ export interface SignedManifest {
 
 const CRLF = '\r\n';
 
-/** A multipart/mixed body with one `manifest` part whose bytes are exactly `json`. */
+/** A multipart/mixed body with one `manifest` (or `directive`) part whose bytes are exactly `json`. */
 export function encodeManifestMultipart(
   json: Buffer,
   signatureHeaderName: string,
   signature: string,
   boundary: string,
+  part: SignedPart = 'manifest',
 ): { body: Buffer; contentType: string } {
   const head =
     `--${boundary}${CRLF}` +
     `content-type: application/json; charset=utf-8${CRLF}` +
-    `content-disposition: inline; name="manifest"${CRLF}` +
+    `content-disposition: inline; name="${part}"${CRLF}` +
     `${signatureHeaderName}: ${signature}${CRLF}${CRLF}`;
   const tail = `${CRLF}--${boundary}--${CRLF}`;
   return {
@@ -47,16 +54,22 @@ function boundaryFor(json: Buffer): string {
 }
 
 /** The bytes a device receives for a stored signature; only the multipart boundary is made here. */
-export function signedManifestOf(releaseId: string, stored: ManifestSignature): SignedManifest {
+export function signedManifestOf(
+  releaseId: string,
+  stored: ManifestSignature,
+  part: SignedPart = 'manifest',
+): SignedManifest {
   const json = Buffer.from(stored.body, 'utf8');
   const { body, contentType } = encodeManifestMultipart(
     json,
     manifestHeaders(stored.namespace).signature,
     stored.signature,
     boundaryFor(json),
+    part,
   );
   return {
     releaseId,
+    part,
     namespace: stored.namespace,
     json,
     signature: stored.signature,

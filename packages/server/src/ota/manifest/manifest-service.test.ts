@@ -9,17 +9,28 @@ import type { ManifestSignature } from './release-signatures.js';
 
 const ID = '5b0c4f8e-3d7a-4b8e-9f59-1c2d3e4f5a6b';
 
-// The spec's manifest rules 1–3 as a table.
+const EMBEDDED = '0f0e0d0c-0b0a-4909-8807-060504030201';
+const OTHER = '00000000-0000-0000-0000-000000000000';
+const release = { kind: 'release', id: ID } as const;
+const directive = { kind: 'directive', id: '11111111-2222-4333-8444-555555555555' } as const;
+
+// The spec's manifest rules 1–3 and the directives (issue 18) as a table; the entry is the one
+// the device gets (chooseEntry decides it).
 describe('decideManifest', () => {
   it.each([
-    ['no release for the track', undefined, undefined, 'no-release'],
-    ['no release, whatever the app runs', undefined, ID, 'no-release'],
-    ['the app runs the newest release', { id: ID }, ID, 'up-to-date'],
-    ['the same id in upper case', { id: ID }, ID.toUpperCase(), 'up-to-date'],
-    ['the app runs something else', { id: ID }, '00000000-0000-0000-0000-000000000000', 'update'],
-    ['the app sent no current id', { id: ID }, undefined, 'update'],
-  ] as const)('%s → %s', (_name, newest, current, expected) => {
-    expect(decideManifest(newest, current)).toBe(expected);
+    ['no release for the track', undefined, undefined, undefined, 'no-release'],
+    ['no release, whatever the app runs', undefined, ID, EMBEDDED, 'no-release'],
+    ['the app runs the newest release', release, ID, EMBEDDED, 'up-to-date'],
+    ['the same id in upper case', release, ID.toUpperCase(), undefined, 'up-to-date'],
+    ['the app runs something else', release, OTHER, EMBEDDED, 'update'],
+    ['the app sent no current id', release, undefined, undefined, 'update'],
+    ['roll back to embedded, the app runs an update', directive, ID, EMBEDDED, 'directive'],
+    ['roll back to embedded, the app runs its embedded update', directive, EMBEDDED, EMBEDDED, 'up-to-date'],
+    ['…in another case', directive, EMBEDDED.toUpperCase(), EMBEDDED, 'up-to-date'],
+    ['roll back to embedded, no embedded id sent', directive, ID, undefined, 'directive'],
+    ['roll back to embedded, no ids at all', directive, undefined, undefined, 'directive'],
+  ] as const)('%s → %s', (_name, entry, current, embedded, expected) => {
+    expect(decideManifest(entry, current, embedded)).toBe(expected);
   });
 });
 
@@ -27,7 +38,7 @@ describe('ManifestService.releasePublished', () => {
   it('a release published without current signatures is loaded and signed on the next request, never served half-made', async () => {
     const key = generateSigningKey('Ferry unit test');
     const signer = new NodeManifestSigner(createPrivateKey(key.privateKeyPem), key.certificatePem, 'main');
-    const release = {
+    const published = {
       id: ID,
       channel: 'production',
       platform: 'ios',
@@ -42,17 +53,22 @@ describe('ManifestService.releasePublished', () => {
     const saved: ManifestSignature[] = [];
     const service = new ManifestService({
       store: {
-        newestSigned: async () => ({ release, signatures: [] }),
+        timeline: async () => ({
+          head: { kind: 'release', release: published, signatures: [] },
+          rollout: undefined,
+          fallback: undefined,
+        }),
         saveSignatures: async (_id, signatures) => {
           saved.push(...signatures);
         },
-        newestSignedOfRecentTracks: async () => [],
+        saveDirectiveSignatures: async () => {},
+        timelinesOfRecentTracks: async () => [],
       },
       signer,
       log: pino({ level: 'silent' }),
       ttlMs: 60_000,
     });
-    service.releasePublished(release, []);
+    service.releasePublished(published, []);
     const outcome = await service.resolve({ channel: 'production', platform: 'ios', runtimeVersion: '1' }, 'expo');
     expect(outcome.kind === 'update' && outcome.signed.releaseId).toBe(ID);
     expect(saved.map((signed) => signed.namespace).sort()).toEqual(['expo', 'ota']);

@@ -8,40 +8,67 @@ import {
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ManifestSigner } from '../../signing/manifest-signer.js';
-import type { ReleaseStore } from '../release-store.js';
-import { ManifestCache, type ManifestCacheOptions, type TrackEntry } from './manifest-cache.js';
+import type { ReleaseStore, StoredEntry, StoredTimeline } from '../release-store.js';
+import { chooseEntry } from '../rollout/track-timeline.js';
+import { ManifestCache, type ManifestCacheOptions, type ServedEntry, type TrackEntry } from './manifest-cache.js';
 import { type SignedManifest, signedManifestOf } from './manifest-response.js';
-import { type ManifestSignature, signNamespace, signRelease } from './release-signatures.js';
+import {
+  type ManifestSignature,
+  NO_UPDATE_AVAILABLE_BODY,
+  rollBackToEmbeddedBody,
+  signBody,
+  signDirective,
+  signNamespace,
+  signRelease,
+} from './release-signatures.js';
 
-export type ManifestDecision = 'no-release' | 'up-to-date' | 'update';
+export type ManifestDecision = 'no-release' | 'up-to-date' | 'update' | 'directive';
 
-/** Spec rules 1–3: no release → 204; the app already runs the newest → 204; else the manifest. */
+const sameId = (a: string | undefined, b: string | undefined): boolean =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Spec rules 1–3 and the directives (issue 18), for the entry the device gets (chooseEntry):
+ * nothing → 204; a release the app already runs → up to date; a roll back to embedded for an app
+ * that already runs its embedded update → up to date; otherwise the release or the directive.
+ */
 export function decideManifest(
-  newest: Pick<Release, 'id'> | undefined,
+  entry: Pick<ServedEntry, 'kind' | 'id'> | undefined,
   currentUpdateId: string | undefined,
+  embeddedUpdateId?: string,
 ): ManifestDecision {
-  if (!newest) return 'no-release';
-  if (currentUpdateId !== undefined && currentUpdateId.toLowerCase() === newest.id.toLowerCase()) return 'up-to-date';
-  return 'update';
+  if (!entry) return 'no-release';
+  if (entry.kind === 'directive') return sameId(currentUpdateId, embeddedUpdateId) ? 'up-to-date' : 'directive';
+  return sameId(currentUpdateId, entry.id) ? 'up-to-date' : 'update';
 }
 
 export type ManifestOutcome =
-  | { kind: 'no-update'; reason: 'no-release' | 'up-to-date' }
-  | { kind: 'update'; signed: SignedManifest };
+  /** `noUpdateAvailable` is the signed directive an up-to-date expo-updates client gets in multipart/mixed. */
+  | { kind: 'no-update'; reason: 'no-release' | 'up-to-date'; noUpdateAvailable?: SignedManifest }
+  | { kind: 'update'; signed: SignedManifest }
+  | { kind: 'directive'; signed: SignedManifest };
 
 const NO_RELEASE: ManifestOutcome = { kind: 'no-update', reason: 'no-release' };
-const UP_TO_DATE: ManifestOutcome = { kind: 'no-update', reason: 'up-to-date' };
-const EMPTY_TRACK: TrackEntry = { newest: undefined, signed: undefined };
+const EMPTY_TRACK: TrackEntry = { head: undefined, rollout: undefined, fallback: undefined };
 
-function entryOf(release: Release, signatures: ManifestSignature[]): TrackEntry {
-  const signed = Object.fromEntries(
-    signatures.map((stored) => [stored.namespace, signedManifestOf(release.id, stored)]),
-  ) as Record<ManifestNamespace, SignedManifest>;
-  return { newest: release, signed };
+const perNamespace = <T>(make: (ns: ManifestNamespace) => T): Record<ManifestNamespace, T> =>
+  Object.fromEntries(MANIFEST_NAMESPACES.map((ns) => [ns, make(ns)])) as Record<ManifestNamespace, T>;
+
+function servedOf(entry: StoredEntry, signatures: ManifestSignature[]): ServedEntry {
+  const kind = entry.kind;
+  const id = kind === 'release' ? entry.release.id : entry.directive.id;
+  const part = kind === 'release' ? 'manifest' : 'directive';
+  const signed = perNamespace((ns) =>
+    signedManifestOf(id, signatures.find((stored) => stored.namespace === ns)!, part),
+  );
+  const outcomes = perNamespace<ManifestOutcome>((ns) =>
+    kind === 'release' ? { kind: 'update', signed: signed[ns] } : { kind: 'directive', signed: signed[ns] },
+  );
+  return { kind, id, signed, outcomes };
 }
 
 export interface ManifestServiceDeps extends Pick<ManifestCacheOptions, 'ttlMs' | 'maxTracks' | 'maxBytes'> {
-  store: Pick<ReleaseStore, 'newestSigned' | 'saveSignatures' | 'newestSignedOfRecentTracks'>;
+  store: Pick<ReleaseStore, 'timeline' | 'saveSignatures' | 'saveDirectiveSignatures' | 'timelinesOfRecentTracks'>;
   signer: ManifestSigner;
   log: FastifyBaseLogger;
 }
@@ -49,10 +76,13 @@ export interface ManifestServiceDeps extends Pick<ManifestCacheOptions, 'ttlMs' 
 /**
  * Answers manifest requests from memory. A release is signed once, at publish (`sign`, inside the
  * track lock), and its signed bytes are stored with it, so an instance that has just started, or
- * whose cache expired, reads them instead of signing while devices wait.
+ * whose cache expired, reads them instead of signing while devices wait. A track with a rollout
+ * keeps its fallback too, so choosing between them is a hash of the client id, not a read.
  */
 export class ManifestService {
   private readonly cache: ManifestCache;
+  /** What an up-to-date client gets, per namespace: a signed noUpdateAvailable for expo-updates. */
+  private readonly upToDate: Record<ManifestNamespace, ManifestOutcome>;
 
   constructor(private readonly deps: ManifestServiceDeps) {
     this.cache = new ManifestCache({
@@ -61,22 +91,47 @@ export class ManifestService {
       maxTracks: deps.maxTracks,
       maxBytes: deps.maxBytes,
     });
+    // The spec's own client (ota-…) is answered 204 as its table says; expo-updates gets the
+    // protocol's signed directive when it accepts multipart (decisions.md, "Release control").
+    const noUpdate = signedManifestOf(
+      'noUpdateAvailable',
+      signBody(NO_UPDATE_AVAILABLE_BODY, 'expo', deps.signer),
+      'directive',
+    );
+    this.upToDate = {
+      ota: { kind: 'no-update', reason: 'up-to-date' },
+      expo: { kind: 'no-update', reason: 'up-to-date', noUpdateAvailable: noUpdate },
+    };
   }
 
-  async resolve(request: ManifestRequest, ns: ManifestNamespace): Promise<ManifestOutcome> {
-    return this.resolveCached(request, ns) ?? this.outcome(await this.cache.entry(trackOf(request)), request, ns);
+  async resolve(request: ManifestRequest, ns: ManifestNamespace, clientId?: string): Promise<ManifestOutcome> {
+    return (
+      this.resolveCached(request, ns, clientId) ??
+      this.outcome(await this.cache.entry(trackOf(request)), request, ns, clientId)
+    );
   }
 
   /** The answer when the track is cached, without a promise: the hot path. Undefined on a miss. */
-  resolveCached(request: ManifestRequest, ns: ManifestNamespace): ManifestOutcome | undefined {
+  resolveCached(request: ManifestRequest, ns: ManifestNamespace, clientId?: string): ManifestOutcome | undefined {
     const entry = this.cache.peek(trackOf(request));
-    return entry && this.outcome(entry, request, ns);
+    return entry && this.outcome(entry, request, ns, clientId);
   }
 
-  private outcome(entry: TrackEntry, request: ManifestRequest, ns: ManifestNamespace): ManifestOutcome {
-    const decision = decideManifest(entry.newest, request.currentUpdateId);
-    if (decision !== 'update') return decision === 'no-release' ? NO_RELEASE : UP_TO_DATE;
-    return { kind: 'update', signed: entry.signed![ns] };
+  private outcome(
+    entry: TrackEntry,
+    request: ManifestRequest,
+    ns: ManifestNamespace,
+    clientId: string | undefined,
+  ): ManifestOutcome {
+    const chosen = chooseEntry(entry, clientId);
+    switch (decideManifest(chosen, request.currentUpdateId, request.embeddedUpdateId)) {
+      case 'no-release':
+        return NO_RELEASE;
+      case 'up-to-date':
+        return this.upToDate[ns];
+      default:
+        return chosen!.outcomes[ns];
+    }
   }
 
   /** The manifests of a release about to be stored, signed in every namespace. */
@@ -84,15 +139,22 @@ export class ManifestService {
     return signRelease(release, this.deps.signer);
   }
 
-  /** A release this instance just stored (publish, rollback): its track answers with it at once. */
+  /** A roll back to embedded about to be stored, signed in every namespace; its commitTime is its createdAt. */
+  signRollBackToEmbedded(createdAt: string): ManifestSignature[] {
+    return signDirective(rollBackToEmbeddedBody(createdAt), this.deps.signer);
+  }
+
+  /** A release this instance just published to every device: its track answers with it at once. */
   releasePublished(release: Release, signatures: ManifestSignature[]): void {
     const current = signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
     // Anything short of every namespace under this signer: the next request loads (and signs) it.
-    if (current.length === MANIFEST_NAMESPACES.length) this.cache.prime(trackOf(release), entryOf(release, current));
-    else this.cache.invalidate(trackOf(release));
+    if (current.length === MANIFEST_NAMESPACES.length) {
+      const head = servedOf({ kind: 'release', release, signatures: current }, current);
+      this.cache.prime(trackOf(release), { head, rollout: undefined, fallback: undefined });
+    } else this.cache.invalidate(trackOf(release));
   }
 
-  /** Another instance changed a track: read it again on the next request. */
+  /** A track changed here or on another instance (a rollout, a directive): read it again on the next request. */
   trackChanged(track: Track): void {
     this.cache.invalidate(track);
   }
@@ -105,37 +167,72 @@ export class ManifestService {
   /**
    * Loads the tracks published to most recently, as many as the cache holds, before the instance
    * answers: one that has just started (an autoscaler's, a restart) then serves a fleet's tracks
-   * as fast as a warm one. A release without a signature under the current key is left for its
+   * as fast as a warm one. An entry without a signature under the current key is left for its
    * first request, so a key rotation does not hold up start-up. Returns how many tracks it keeps.
    */
   async warm(limit: number): Promise<number> {
     const since = this.cache.generation;
-    const found = await this.deps.store.newestSignedOfRecentTracks(limit);
+    const found = await this.deps.store.timelinesOfRecentTracks(limit);
     const entries: Array<[Track, TrackEntry]> = [];
-    for (const { release, signatures } of found) {
-      const current = signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
-      if (current.length === MANIFEST_NAMESPACES.length) entries.push([trackOf(release), entryOf(release, current)]);
+    for (const timeline of found) {
+      const entry = this.servedIfSigned(timeline);
+      const head = timeline.head;
+      if (entry && head) entries.push([trackOf(head.kind === 'release' ? head.release : head.directive), entry]);
     }
     return this.cache.fill(entries, since);
   }
 
+  private currentSignatures(entry: StoredEntry): ManifestSignature[] {
+    return entry.signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
+  }
+
+  /** The timeline as served, if every entry is signed in every namespace under the current key. */
+  private servedIfSigned(timeline: StoredTimeline): TrackEntry | undefined {
+    const served = (entry: StoredEntry | undefined): ServedEntry | undefined | null => {
+      if (!entry) return undefined;
+      const current = this.currentSignatures(entry);
+      return current.length === MANIFEST_NAMESPACES.length ? servedOf(entry, current) : null;
+    };
+    const head = served(timeline.head);
+    const fallback = served(timeline.fallback);
+    if (head === null || fallback === null) return undefined;
+    return { head, rollout: timeline.rollout, fallback };
+  }
+
   private async load(track: Track): Promise<TrackEntry> {
-    const found = await this.deps.store.newestSigned(track);
-    if (!found) return EMPTY_TRACK;
-    const { release } = found;
-    const signatures = found.signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
+    const timeline = await this.deps.store.timeline(track);
+    if (!timeline.head) return EMPTY_TRACK;
+    const [head, fallback] = await Promise.all([this.signedEntry(timeline.head), this.signedEntry(timeline.fallback)]);
+    return { head, rollout: timeline.rollout, fallback };
+  }
+
+  /**
+   * An entry with its signatures under the current key. Only an entry stored before signing at
+   * publish, or signed under an earlier key, is signed here: once, and stored, so neither this
+   * instance nor any other signs it again.
+   */
+  private async signedEntry(entry: StoredEntry | undefined): Promise<ServedEntry | undefined> {
+    if (!entry) return undefined;
+    const signatures = this.currentSignatures(entry);
     const unsigned = MANIFEST_NAMESPACES.filter((ns) => !signatures.some((stored) => stored.namespace === ns));
-    if (unsigned.length > 0) {
-      // Only a release stored before signing at publish, or one signed under an earlier key: signed
-      // once, here, and stored, so neither this instance nor any other signs it again.
-      const made = unsigned.map((ns) => signNamespace(release, ns, this.deps.signer));
-      await this.deps.store.saveSignatures(release.id, made);
-      this.deps.log.info(
-        { releaseId: release.id, namespaces: unsigned },
-        'signed a stored release under the current key',
-      );
+    if (unsigned.length === 0) return servedOf(entry, signatures);
+    if (entry.kind === 'release') {
+      const made = unsigned.map((ns) => signNamespace(entry.release, ns, this.deps.signer));
+      await this.deps.store.saveSignatures(entry.release.id, made);
       signatures.push(...made);
+    } else {
+      const made = signDirective(rollBackToEmbeddedBody(entry.directive.createdAt), this.deps.signer);
+      await this.deps.store.saveDirectiveSignatures(entry.directive.id, made);
+      signatures.splice(0, signatures.length, ...made);
     }
-    return entryOf(release, signatures);
+    this.deps.log.info(
+      {
+        entryId: entry.kind === 'release' ? entry.release.id : entry.directive.id,
+        kind: entry.kind,
+        namespaces: unsigned,
+      },
+      `signed a stored ${entry.kind} under the current key`,
+    );
+    return servedOf(entry, signatures);
   }
 }

@@ -27,11 +27,29 @@ export function signNamespace(
   signer: ManifestSigner,
 ): ManifestSignature {
   // JSON.stringify escapes lone surrogates, so the text survives UTF-8 and the database unchanged.
-  const body = JSON.stringify(assembleManifest(release, namespace));
+  return signBody(JSON.stringify(assembleManifest(release, namespace)), namespace, signer);
+}
+
+/** Signs the exact text of a part (a manifest or a directive) for one namespace. */
+export function signBody(body: string, namespace: ManifestNamespace, signer: ManifestSigner): ManifestSignature {
   return {
     namespace,
     certificate: signer.identity,
     body,
     signature: signer.signatureHeader(Buffer.from(body, 'utf8')),
   };
+}
+
+/**
+ * The directive parts expo-updates knows (reference/expo-updates-protocol.md §1):
+ * `rollBackToEmbedded` with its required `parameters.commitTime`, and `noUpdateAvailable`. Both are
+ * signed like manifests, since the client checks the signature of a directive too.
+ */
+export const rollBackToEmbeddedBody = (commitTime: string): string =>
+  JSON.stringify({ type: 'rollBackToEmbedded', parameters: { commitTime } });
+export const NO_UPDATE_AVAILABLE_BODY = JSON.stringify({ type: 'noUpdateAvailable' });
+
+/** A directive body signed in every namespace. */
+export function signDirective(body: string, signer: ManifestSigner): ManifestSignature[] {
+  return MANIFEST_NAMESPACES.map((namespace) => signBody(body, namespace, signer));
 }

@@ -1,7 +1,8 @@
 import type { FastPath } from '../../../http/fast-paths.js';
 import { manifestAnswer } from '../../../ota/manifest/manifest-answer.js';
-import { negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
+import { clientIdOf, negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
 import type { ManifestService } from '../../../ota/manifest/manifest-service.js';
+import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 
 const PATH = '/api/updates/manifest';
 
@@ -10,7 +11,10 @@ const PATH = '/api/updates/manifest';
  * negotiation, outcome and answer as the route (routes/api/updates/manifest.ts), which takes every
  * request this does not (a miss, a refusal, HEAD, debug logging).
  */
-export function manifestFastPath(service: ManifestService, options: { logsRequests: () => boolean }): FastPath {
+export function manifestFastPath(
+  service: ManifestService,
+  options: { logsRequests: () => boolean; reports?: DeviceReports },
+): FastPath {
   return (request, response) => {
     if (request.method !== 'GET') return false;
     const url = request.url ?? '';
@@ -20,9 +24,11 @@ export function manifestFastPath(service: ManifestService, options: { logsReques
     if (!parsed.ok) return false;
     const format = negotiateManifestFormat(request.headers.accept);
     if (!format) return false;
-    const outcome = service.resolveCached(parsed.request, parsed.ns);
+    const outcome = service.resolveCached(parsed.request, parsed.ns, clientIdOf(request.headers));
     if (!outcome) return false;
     const answer = manifestAnswer(outcome, format, parsed.ns);
+    if (!answer) return false;
+    options.reports?.observe(request.headers, parsed.request);
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
     return true;

@@ -3,11 +3,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DomainError } from '../../../errors/domain-error.js';
 import { manifestAnswer, PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
 import {
+  clientIdOf,
   type ManifestFormat,
   negotiateManifestFormat,
   parseManifestRequest,
 } from '../../../ota/manifest/manifest-request.js';
 import type { ManifestOutcome, ManifestService } from '../../../ota/manifest/manifest-service.js';
+import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 
 function sendOutcome(
   reply: FastifyReply,
@@ -16,13 +18,24 @@ function sendOutcome(
   ns: ManifestNamespace,
 ): void {
   const answer = manifestAnswer(outcome, format, ns);
+  if (!answer) {
+    throw new DomainError(
+      'not-acceptable',
+      'NOT_ACCEPTABLE',
+      'This track answers with a directive (roll back to the embedded bundle), which only multipart/mixed can carry; the accept header does not allow it.',
+      { available: ['multipart/mixed'] },
+    );
+  }
   reply.code(answer.status).headers(answer.headers);
   if (answer.body) reply.send(answer.body);
   else reply.send();
 }
 
 /** GET /api/updates/manifest: unauthenticated; integrity comes from the signature the app verifies. */
-export function manifestRoute(app: FastifyInstance, options: { service: ManifestService }): void {
+export function manifestRoute(
+  app: FastifyInstance,
+  options: { service: ManifestService; reports?: DeviceReports },
+): void {
   app.get(
     '/api/updates/manifest',
     {
@@ -30,7 +43,10 @@ export function manifestRoute(app: FastifyInstance, options: { service: Manifest
         summary: 'The signed manifest of the newest release of a track (Expo Updates protocol v1)',
         description:
           'Headers `<ns>-platform`, `<ns>-runtime-version`, `<ns>-channel-name`, optional `<ns>-current-update-id`, ' +
-          'where `<ns>` is `ota` or `expo`; the answer uses the same namespace. 204 when there is no newer update.',
+          'where `<ns>` is `ota` or `expo`; the answer uses the same namespace. 204 when there is no newer update ' +
+          '(a signed `noUpdateAvailable` directive for an expo-updates client accepting multipart/mixed); a ' +
+          '`rollBackToEmbedded` directive when the track was rolled back to the embedded bundle; with a rollout, ' +
+          '`EAS-Client-ID` decides whether the device gets the new release or the fallback.',
         tags: ['updates'],
       },
     },
@@ -57,12 +73,15 @@ export function manifestRoute(app: FastifyInstance, options: { service: Manifest
           { available: ['multipart/mixed', 'application/expo+json', 'application/json'] },
         );
       }
-      const cached = options.service.resolveCached(parsed.request, parsed.ns);
+      // Valid requests report what the device runs and what failed on it, whatever the answer.
+      options.reports?.observe(request.headers, parsed.request);
+      const clientId = clientIdOf(request.headers);
+      const cached = options.service.resolveCached(parsed.request, parsed.ns, clientId);
       if (cached) {
         sendOutcome(reply, cached, format, parsed.ns);
         return;
       }
-      return options.service.resolve(parsed.request, parsed.ns).then((outcome) => {
+      return options.service.resolve(parsed.request, parsed.ns, clientId).then((outcome) => {
         sendOutcome(reply, outcome, format, parsed.ns);
       });
     },

@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ManifestRequest } from '@ferry/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { parseList } from 'structured-headers';
+import { clientIdOf } from '../manifest/manifest-request.js';
+import type { Rollout } from '../release-store.js';
+import { haltReason, shouldHalt } from './halt-rule.js';
+import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
+
+/** How often reports gathered in memory are written; a halt fires within about this long. */
+export const REPORT_FLUSH_MS = 1000;
+/** Reports held between writes; past it they are written at once, past 4 × it new ones are dropped. */
+const MAX_PENDING = 10_000;
+/** A device seen running an update is written again at most this often (adoption counts days). */
+const RECHECK_MS = 60 * 60 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** expo-updates lists only recent failures; a longer header is not one it sent. */
+const MAX_FAILED_IDS = 20;
+
+interface PendingCheck {
+  updateId: string;
+  clientId: string;
+  seenAt: number;
+}
+interface PendingFailure extends PendingCheck {
+  kind: 'failed' | 'fatal';
+}
+
+/** The update ids of `Expo-Recent-Failed-Update-IDs` (an RFC 8941 list of strings), lowercased; [] when malformed. */
+export function failedUpdateIds(header: string | string[] | undefined): string[] {
+  if (header === undefined) return [];
+  try {
+    const ids = parseList(Array.isArray(header) ? header.join(', ') : header)
+      .map(([value]) => value)
+      .filter((value): value is string => typeof value === 'string' && UUID.test(value))
+      .map((value) => value.toLowerCase());
+    return [...new Set(ids)].slice(0, MAX_FAILED_IDS);
+  } catch {
+    return [];
+  }
+}
+
+/** Only the hash of a client id is kept: it counts devices without naming them. */
+const deviceOf = (clientId: string) => createHash('sha256').update(clientId).digest('base64url');
+
+export interface DeviceReportsDeps {
+  store: ReportStore;
+  /** Running rollouts with a halt rule among these releases, and how to halt one. */
+  rollouts: {
+    haltable(releaseIds: string[]): Promise<Rollout[]>;
+    halt(releaseId: string, reason: string, details: Record<string, unknown>): Promise<boolean>;
+  };
+  onFailureReported?: (kind: 'failed' | 'fatal') => void;
+  log: FastifyBaseLogger;
+  now?: () => number;
+}
+
+/**
+ * What devices say on their update checks (issue 18): the update they run (`expo-current-update-id`
+ * with `EAS-Client-ID`), the updates that failed on them (`Expo-Recent-Failed-Update-IDs`) and a
+ * crash of the update they run (`Expo-Fatal-Error`). The manifest path only notes them in memory;
+ * they are written to the database once a second, de-duplicated per update and device, and then
+ * every rollout they touch is checked against its halt rule. Every instance writes to the same
+ * tables, so the counts, and the halt, are the fleet's.
+ */
+export class DeviceReports {
+  private checks = new Map<string, PendingCheck>();
+  private failures = new Map<string, PendingFailure>();
+  /** Checks written lately: a device that checks every launch is written once an hour, not each time. */
+  private readonly written = new LRUCache<string, true>({ max: 100_000, ttl: RECHECK_MS, ttlAutopurge: false });
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private droppedWarned = false;
+
+  constructor(private readonly deps: DeviceReportsDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Notes what a manifest request reports. The hot path: no I/O, no hashing, nothing without a client id. */
+  observe(headers: IncomingHttpHeaders, request: ManifestRequest): void {
+    const clientId = clientIdOf(headers);
+    if (clientId === undefined) return;
+    const current = request.currentUpdateId?.toLowerCase();
+    // A device on its embedded bundle runs no release of ours.
+    if (current !== undefined && current !== request.embeddedUpdateId?.toLowerCase()) {
+      const key = `${current} ${clientId}`;
+      if (!this.written.has(key) && !this.checks.has(key) && this.room()) {
+        this.checks.set(key, { updateId: current, clientId, seenAt: this.now() });
+      }
+    }
+    const failed = headers['expo-recent-failed-update-ids'];
+    if (failed !== undefined) {
+      for (const updateId of failedUpdateIds(failed)) this.fail(updateId, clientId, 'failed');
+    }
+    // Sent once, on the first check after a crash, while the crashed update is still the one it runs.
+    if (headers['expo-fatal-error'] !== undefined && current !== undefined) this.fail(current, clientId, 'fatal');
+  }
+
+  private fail(updateId: string, clientId: string, kind: 'failed' | 'fatal'): void {
+    const key = `${updateId} ${clientId}`;
+    if (!this.failures.has(key) && this.room())
+      this.failures.set(key, { updateId, clientId, kind, seenAt: this.now() });
+  }
+
+  private room(): boolean {
+    const pending = this.checks.size + this.failures.size;
+    if (pending >= MAX_PENDING) void this.flush();
+    if (pending < 4 * MAX_PENDING) return true;
+    if (!this.droppedWarned) {
+      this.droppedWarned = true;
+      this.deps.log.warn({ pending }, 'device reports arrive faster than they are written; some are dropped');
+    }
+    return false;
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), REPORT_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what is pending. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  /** Writes pending reports, then checks the rollouts they touch. One write at a time. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing
+      .then(() => this.write())
+      .catch((err) => {
+        this.deps.log.warn({ err }, 'could not write device reports; they are dropped');
+      });
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.checks.size === 0 && this.failures.size === 0) return;
+    const checks = [...this.checks.values()];
+    const failures = [...this.failures.values()];
+    this.checks = new Map();
+    this.failures = new Map();
+    this.droppedWarned = false;
+    const ids = [...new Set([...checks, ...failures].map((report) => report.updateId))];
+    const known = await this.deps.store.knownReleases(ids);
+    const checkRows: CheckReport[] = checks
+      .filter((check) => known.has(check.updateId))
+      .map((check) => ({ updateId: check.updateId, device: deviceOf(check.clientId), seenAt: check.seenAt }));
+    const failureRows: FailureReport[] = failures
+      .filter((failure) => known.has(failure.updateId))
+      .map((failure) => ({
+        updateId: failure.updateId,
+        device: deviceOf(failure.clientId),
+        kind: failure.kind,
+        seenAt: failure.seenAt,
+      }));
+    await this.deps.store.recordChecks(checkRows);
+    await this.deps.store.recordFailures(failureRows);
+    for (const check of checks) this.written.set(`${check.updateId} ${check.clientId}`, true);
+    for (const failure of failureRows) this.deps.onFailureReported?.(failure.kind);
+    await this.checkHalts([...known]);
+  }
+
+  private async checkHalts(releaseIds: string[]): Promise<void> {
+    if (releaseIds.length === 0) return;
+    for (const rollout of await this.deps.rollouts.haltable(releaseIds)) {
+      const rule = rollout.haltRule!;
+      const health = await this.deps.store.health(rollout.releaseId);
+      if (shouldHalt(rule, health)) {
+        await this.deps.rollouts.halt(rollout.releaseId, haltReason(rule, health), { rule, health });
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { ErrorBody, RolloutChange, RolloutParams, RolloutResponse } from '@ferry/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { RolloutService } from '../../../ota/rollout/rollout-service.js';
+
+export interface RolloutsRouteOptions {
+  rollouts: RolloutService;
+  requireReleaseToken: (request: FastifyRequest) => Promise<void>;
+  perMinute: number;
+  rateKey: (request: FastifyRequest) => string;
+}
+
+/** A release's rollout: its share, state and health; and the changes `ferry rollout` makes. */
+export function rolloutsRoute(app: FastifyInstance, options: RolloutsRouteOptions): void {
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  const common = {
+    // onRequest: strangers are turned away before their input is read or validated.
+    onRequest: options.requireReleaseToken,
+    config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
+  };
+  route.get(
+    '/api/updates/rollouts/:releaseId',
+    {
+      ...common,
+      schema: {
+        summary:
+          "A release's rollout: share, state (running, complete, reverted, halted, superseded) and device health",
+        tags: ['updates'],
+        security: [{ releaseToken: [] }],
+        params: RolloutParams,
+        response: { 200: RolloutResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => ({ rollout: await options.rollouts.view(request.params.releaseId) }),
+  );
+  route.post(
+    '/api/updates/rollouts/:releaseId',
+    {
+      ...common,
+      schema: {
+        summary: 'Change a running rollout: a new share (100 completes it), complete, or revert',
+        description:
+          'A revert publishes the fallback again as the newest entry of the track (a copy of the release devices ' +
+          'outside the rollout got, or a roll back to the embedded bundle when there was none), so devices that ' +
+          'run the reverted release move back too.',
+        tags: ['updates'],
+        security: [{ releaseToken: [] }],
+        params: RolloutParams,
+        body: RolloutChange,
+        response: { 200: RolloutResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) => ({
+      rollout: await options.rollouts.change(
+        request.params.releaseId,
+        request.body,
+        request.body.actor ?? 'release-token',
+      ),
+    }),
+  );
+}
