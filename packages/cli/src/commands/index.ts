@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAudit } from './audit.js';
 import { registerBump } from './bump.js';
 import { registerDeployCheck } from './deploy-check.js';
 import { registerDevToken } from './dev-token.js';
@@ -21,6 +22,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerPublish,
   registerReleases,
   registerRollback,
+  registerAudit,
   registerKeys,
   registerDevToken,
   registerVendorSim,

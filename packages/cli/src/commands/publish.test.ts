@@ -388,7 +388,9 @@ describeEachEngine('ferry publish against a real server', (engine) => {
       out.text = '';
       expect(await ferry('releases', ...track)).toBe(0);
       const lines = out.text.trim().split('\n');
-      expect(lines[1]).toMatch(/^\s+RELEASE\s+CREATED\s+POLICY\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+NOTE$/);
+      expect(lines[1]).toMatch(
+        /^\s+RELEASE\s+CREATED\s+POLICY\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
+      );
       expect(lines[2]).toMatch(new RegExp(`^\\*\\s+${newest?.id}.*rollback of ${firstId}$`));
       expect(lines).toHaveLength(5);
 
@@ -424,8 +426,9 @@ describeEachEngine('ferry publish against a real server', (engine) => {
           '--json',
         ),
       ).toBe(0);
-      const list = JSON.parse(out.text);
+      const { releases: list, nextCursor } = JSON.parse(out.text);
       expect(list).toHaveLength(1);
+      expect(nextCursor).toBeNull();
       expect(list[0]).toMatchObject({ platform: 'android', fingerprint: 'fp-android-1', assetCount: 2 });
     });
   });

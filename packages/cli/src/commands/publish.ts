@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { CHANNELS, type Channel, PLATFORMS, type Platform } from '@ferry/contracts';
+import {
+  CHANNELS,
+  type Channel,
+  PLATFORMS,
+  type Platform,
+  RELEASE_MESSAGE_MAX_LENGTH,
+  ReleaseMetadataInput,
+} from '@ferry/contracts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { computeFingerprint } from '../fingerprint/app-fingerprint.js';
 import { evaluateAppConfig } from '../publish/app-config.js';
@@ -15,6 +22,7 @@ interface PublishOptions {
   dist?: string;
   server?: string;
   concurrency: number;
+  message?: string;
 }
 
 /** The real world; tests pass fakes for the Expo-dependent parts. */
@@ -32,6 +40,17 @@ const concurrency = (raw: string): number => {
   if (!Number.isInteger(value) || value < 1 || value > 64)
     throw new InvalidArgumentError('a whole number from 1 to 64');
   return value;
+};
+
+/** --message is checked as the server checks it, before anything is exported or uploaded. */
+const releaseMessage = (raw: string): string => {
+  const checked = ReleaseMetadataInput.shape.message.safeParse(raw);
+  if (!checked.success) {
+    throw new InvalidArgumentError(
+      `one line of at most ${RELEASE_MESSAGE_MAX_LENGTH} characters, without control characters`,
+    );
+  }
+  return raw;
 };
 
 /**
@@ -55,6 +74,11 @@ export function publishCommand(
       .option('--dist <dir>', 'an existing `expo export` folder; skips the export')
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
       .option('--concurrency <n>', 'parallel uploads', concurrency, DEFAULT_UPLOAD_CONCURRENCY)
+      .option(
+        '--message <text>',
+        'what this release changes, shown by `ferry releases` (default: the commit subject; "" for none)',
+        releaseMessage,
+      )
       .action(async (options: PublishOptions) => {
         const projectRoot = path.resolve(options.project ?? process.cwd());
         await publishUpdate(
@@ -65,6 +89,7 @@ export function publishCommand(
             distDir: options.dist === undefined ? undefined : path.resolve(options.dist),
             server: options.server,
             concurrency: options.concurrency,
+            message: options.message,
           },
           dependencies(projectRoot),
         );

@@ -1,10 +1,11 @@
 import {
   type AssetUploadCheckRequest,
   AssetUploadCheckResponse,
+  AuditEvent,
   ErrorBody,
   FerryHttpError,
+  NDJSON_MEDIA_TYPE,
   ReleaseCreatedResponse,
-  type ReleaseListItem,
   type ReleaseListQueryInput,
   ReleaseListResponse,
   type ReleasePayloadInput,
@@ -68,19 +69,48 @@ export class FerryClient {
     return body.release;
   }
 
-  async listReleases(query: ReleaseListQueryInput): Promise<ReleaseListItem[]> {
-    const params = new URLSearchParams(
-      Object.entries(query)
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]) => [key, String(value)]),
-    );
-    const body = await this.call({
+  /** One page of releases, newest first; pass `nextCursor` back as `cursor` for the next. */
+  listReleases(query: ReleaseListQueryInput): Promise<ReleaseListResponse> {
+    return this.call({
       method: 'GET',
-      path: `/api/updates/releases?${params}`,
+      path: `/api/updates/releases?${searchParams(query)}`,
       schema: ReleaseListResponse,
       idempotent: true,
     });
-    return body.releases;
+  }
+
+  /**
+   * GET /api/audit-events: hands each event to `onEvent` as its line arrives (the answer is
+   * streamed). A transient failure, before or during the answer, is retried from after the last
+   * event delivered, so none is delivered twice. Returns how many were delivered and the last seq.
+   */
+  async auditEvents(
+    query: AuditQuery,
+    onEvent: (event: AuditEvent) => void | Promise<void>,
+  ): Promise<{ delivered: number; lastSeq?: number }> {
+    let delivered = 0;
+    let lastSeq: number | undefined;
+    const once = async () => {
+      const remaining = query.limit === undefined ? undefined : query.limit - delivered;
+      const after = lastSeq ?? query.after;
+      const path = `/api/audit-events?${searchParams({
+        ...query,
+        type: query.type?.join(','),
+        after,
+        limit: remaining,
+      })}`;
+      const response = await this.fetchOrThrow(path, { method: 'GET', accept: NDJSON_MEDIA_TYPE });
+      if (!response.ok) throw await httpError(response, 'GET', path);
+      for await (const line of ndjsonLines(response, this.base)) {
+        const parsed = AuditEvent.safeParse(parseJsonLine(line));
+        if (!parsed.success) throw unexpectedResponse('GET', path, response.status);
+        await onEvent(parsed.data);
+        delivered++;
+        lastSeq = parsed.data.seq;
+      }
+    };
+    await withRetries(once, isTransient, this.options.retry ?? DEFAULT_RETRY);
+    return { delivered, lastSeq };
   }
 
   rollback(request: RollbackRequest): Promise<RollbackResponse> {
@@ -96,59 +126,120 @@ export class FerryClient {
   private async call<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
     const once = () => this.send(call);
     if (!call.idempotent) return once();
-    return withRetries(
-      once,
-      (error) => error instanceof FerryHttpError && error.transient,
-      this.options.retry ?? DEFAULT_RETRY,
-    );
+    return withRetries(once, isTransient, this.options.retry ?? DEFAULT_RETRY);
   }
 
-  private async send<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
-    const url = `${this.base}${call.path}`;
+  private async fetchOrThrow(
+    path: string,
+    request: { method: Call<z.ZodType>['method']; body?: unknown; accept?: string },
+  ): Promise<Response> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.token}`,
-      accept: 'application/json',
+      accept: request.accept ?? 'application/json',
     };
-    if (call.body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
     try {
-      response = await this.fetchImpl(url, {
-        method: call.method,
+      return await this.fetchImpl(`${this.base}${path}`, {
+        method: request.method,
         headers,
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
       });
     } catch (error) {
       throw new FerryHttpError(0, 'NETWORK', `Cannot reach ${this.base}: ${describeCause(error)}`);
     }
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!response.ok) {
-      const error = ErrorBody.safeParse(json);
-      if (error.success) {
-        const { code, message, details } = error.data.error;
-        throw new FerryHttpError(response.status, code, message, details);
-      }
-      const snippet = text.slice(0, 200).replace(/\s+/g, ' ');
-      throw new FerryHttpError(
-        response.status,
-        'HTTP_ERROR',
-        `${call.method} ${call.path.split('?')[0]} answered ${response.status}${snippet ? `: ${snippet}` : ''}`,
-      );
-    }
-    const parsed = call.schema.safeParse(json);
-    if (!parsed.success) {
-      throw new FerryHttpError(
-        response.status,
-        'UNEXPECTED_RESPONSE',
-        `${call.method} ${call.path.split('?')[0]} answered ${response.status} with a body Ferry does not understand ` +
-          '(is --server pointing at a Ferry server of the same version?)',
-      );
-    }
+  }
+
+  private async send<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
+    const response = await this.fetchOrThrow(call.path, call);
+    if (!response.ok) throw await httpError(response, call.method, call.path);
+    const parsed = call.schema.safeParse(parseJsonLine(await response.text()));
+    if (!parsed.success) throw unexpectedResponse(call.method, call.path, response.status);
     return parsed.data;
+  }
+}
+
+/** The audit export's query as the CLI builds it; the server validates every field. */
+export interface AuditQuery {
+  since?: string;
+  after?: number;
+  type?: string[];
+  channel?: string;
+  platform?: string;
+  runtimeVersion?: string;
+  releaseId?: string;
+  limit?: number;
+}
+
+const isTransient = (error: unknown) => error instanceof FerryHttpError && error.transient;
+
+const searchParams = (query: object): URLSearchParams =>
+  new URLSearchParams(
+    Object.entries(query)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, String(value)]),
+  );
+
+function parseJsonLine(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error an answer that is not 2xx stands for: the common error body when it is one. */
+async function httpError(response: Response, method: string, path: string): Promise<FerryHttpError> {
+  const text = await response.text().catch(() => '');
+  const error = ErrorBody.safeParse(parseJsonLine(text));
+  if (error.success) {
+    const { code, message, details } = error.data.error;
+    return new FerryHttpError(response.status, code, message, details);
+  }
+  const snippet = text.slice(0, 200).replace(/\s+/g, ' ');
+  return new FerryHttpError(
+    response.status,
+    'HTTP_ERROR',
+    `${method} ${path.split('?')[0]} answered ${response.status}${snippet ? `: ${snippet}` : ''}`,
+  );
+}
+
+const unexpectedResponse = (method: string, path: string, status: number) =>
+  new FerryHttpError(
+    status,
+    'UNEXPECTED_RESPONSE',
+    `${method} ${path.split('?')[0]} answered ${status} with a body Ferry does not understand ` +
+      '(is --server pointing at a Ferry server of the same version?)',
+  );
+
+/**
+ * The lines of an NDJSON answer as they arrive. An answer cut off mid-line (the connection
+ * dropped) is a network failure, so the caller may ask again for the rest.
+ */
+async function* ndjsonLines(response: Response, base: string): AsyncIterable<string> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        throw new FerryHttpError(0, 'NETWORK', `The answer from ${base} was cut off: ${describeCause(error)}`);
+      }
+      if (chunk.done) break;
+      pending += decoder.decode(chunk.value, { stream: true });
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line !== '') yield line;
+    }
+  } finally {
+    // A consumer that stops early (an error in onEvent) lets the connection go.
+    reader.cancel().catch(() => {});
+  }
+  pending += decoder.decode();
+  if (pending !== '') {
+    throw new FerryHttpError(0, 'NETWORK', `The answer from ${base} was cut off in the middle of a line`);
   }
 }

@@ -22,6 +22,8 @@ export interface PublishRequest {
   /** --server; OTA_SERVER_URL otherwise. */
   server?: string;
   concurrency: number;
+  /** --message; undefined takes the commit subject, '' publishes without a message. */
+  message?: string;
 }
 
 /** Everything the publisher touches outside itself; tests swap config, fingerprint and export for fakes. */
@@ -101,7 +103,7 @@ export async function publishUpdate(
   for (const platform of request.platforms) {
     fingerprints.set(platform, (await deps.fingerprint(request.projectRoot, platform)).hash);
   }
-  const metadata = await readCiMetadata(deps.env, deps.git);
+  const metadata = await readCiMetadata(deps.env, deps.git, request.message);
   const client = new FerryClient({
     serverUrl: environment.serverUrl,
     token: environment.token,

@@ -1,6 +1,6 @@
 import type { ReleaseListItem } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
-import { formatTable, releaseTable } from './release-table.js';
+import { formatTable, MESSAGE_COLUMN_WIDTH, releaseTable } from './release-table.js';
 
 const item = (over: Partial<ReleaseListItem>): ReleaseListItem => ({
   id: '11111111-1111-4111-8111-111111111111',
@@ -41,8 +41,39 @@ describe('releaseTable', () => {
       item({}),
     ]);
     const [header, first, second] = table.split('\n');
-    expect(header).toMatch(/^\s+RELEASE\s+CREATED\s+POLICY\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+NOTE$/);
-    expect(first).toMatch(/^\*\s+22222222-.*\s2\s+abcdef012345\s+01234567\s+main\s+ci\s+rollback of r-0$/);
-    expect(second).toMatch(/^\s+11111111-.*\s-\s+-\s+-\s+-\s+-$/);
+    expect(header).toMatch(/^\s+RELEASE\s+CREATED\s+POLICY\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/);
+    expect(first).toMatch(/^\*\s+22222222-.*\s2\s+abcdef012345\s+01234567\s+main\s+ci\s+-\s+rollback of r-0$/);
+    expect(second).toMatch(/^\s+11111111-.*\s-\s+-\s+-\s+-\s+-\s+-$/);
+  });
+
+  it('shows the message, cut to the column width', () => {
+    const long = `${'é'.repeat(MESSAGE_COLUMN_WIDTH)}and more`;
+    const table = releaseTable([item({ metadata: { message: 'Fix login' } }), item({ metadata: { message: long } })]);
+    const [, first, second] = table.split('\n');
+    expect(first).toMatch(/\s-\s+Fix login$/);
+    expect(second).toContain(`${'é'.repeat(MESSAGE_COLUMN_WIDTH - 1)}…`);
+    expect(second).not.toContain('and more');
+  });
+
+  it('across tracks: a TRACK column, and * on the newest release of each track', () => {
+    const android = { platform: 'android' as const, runtimeVersion: '1.0.0(3)' };
+    const table = releaseTable(
+      [item({ id: 'a1', ...android }), item({ id: 'i1' }), item({ id: 'a0', ...android }), item({ id: 'i0' })],
+      { showTrack: true },
+    );
+    const lines = table.split('\n');
+    expect(lines[0]).toMatch(/^\s+RELEASE\s+TRACK\s+CREATED/);
+    expect(lines.slice(1).map((line) => line.slice(0, 1))).toEqual(['*', '*', ' ', ' ']);
+    expect(lines[1]).toMatch(/^\*\s+a1\s+production\/android\/1\.0\.0\(3\)\s/);
+  });
+
+  it('a page that does not start at the newest release marks nothing', () => {
+    const table = releaseTable([item({}), item({})], { markNewest: false });
+    expect(
+      table
+        .split('\n')
+        .slice(1)
+        .every((line) => line.startsWith(' ')),
+    ).toBe(true);
   });
 });

@@ -1,6 +1,17 @@
-import type { ReleaseListItem } from '@ferry/contracts';
+import { type ReleaseListItem, trackName } from '@ferry/contracts';
 
 const short = (value: string | null | undefined, length: number) => (value ? value.slice(0, length) : '-');
+
+/** Longer messages are cut here in the table (`--json` has them whole). */
+export const MESSAGE_COLUMN_WIDTH = 60;
+
+const messageCell = (message: string | undefined): string => {
+  if (!message) return '-';
+  const characters = [...message];
+  return characters.length <= MESSAGE_COLUMN_WIDTH
+    ? message
+    : `${characters.slice(0, MESSAGE_COLUMN_WIDTH - 1).join('')}…`;
+};
 
 /** Columns padded to their widest cell; plain text so it reads the same in a terminal and a CI log. */
 export function formatTable(header: string[], rows: string[][]): string {
@@ -13,19 +24,50 @@ export function formatTable(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-/** `ferry releases`: newest first; the first row is the active release. */
-export function releaseTable(releases: ReleaseListItem[]): string {
-  const header = ['', 'RELEASE', 'CREATED', 'POLICY', 'FINGERPRINT', 'COMMIT', 'BRANCH', 'ACTOR', 'NOTE'];
-  const rows = releases.map((release, index) => [
-    index === 0 ? '*' : '',
-    release.id,
-    release.createdAt,
-    release.updatePolicy === null ? '-' : String(release.updatePolicy),
-    short(release.fingerprint, 12),
-    short(release.metadata.commit, 8),
-    release.metadata.branch ?? '-',
-    release.metadata.actor ?? '-',
-    release.metadata.rolledBackFrom ? `rollback of ${release.metadata.rolledBackFrom}` : '',
-  ]);
+export interface ReleaseTableOptions {
+  /** A TRACK column, for listings that span tracks. */
+  showTrack?: boolean;
+  /**
+   * Mark the first row of each track with `*`: true only when the rows start at the newest
+   * release (no --cursor), where that row is the track's active release.
+   */
+  markNewest?: boolean;
+}
+
+/** `ferry releases`: newest first; `*` marks the newest release of each track. */
+export function releaseTable(releases: ReleaseListItem[], options: ReleaseTableOptions = {}): string {
+  const { showTrack = false, markNewest = true } = options;
+  const header = [
+    '',
+    'RELEASE',
+    ...(showTrack ? ['TRACK'] : []),
+    'CREATED',
+    'POLICY',
+    'FINGERPRINT',
+    'COMMIT',
+    'BRANCH',
+    'ACTOR',
+    'MESSAGE',
+    'NOTE',
+  ];
+  const seen = new Set<string>();
+  const rows = releases.map((release) => {
+    const track = trackName(release);
+    const newest = markNewest && !seen.has(track);
+    seen.add(track);
+    return [
+      newest ? '*' : '',
+      release.id,
+      ...(showTrack ? [track] : []),
+      release.createdAt,
+      release.updatePolicy === null ? '-' : String(release.updatePolicy),
+      short(release.fingerprint, 12),
+      short(release.metadata.commit, 8),
+      release.metadata.branch ?? '-',
+      release.metadata.actor ?? '-',
+      messageCell(release.metadata.message),
+      release.metadata.rolledBackFrom ? `rollback of ${release.metadata.rolledBackFrom}` : '',
+    ];
+  });
   return formatTable(header, rows);
 }
