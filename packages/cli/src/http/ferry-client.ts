@@ -193,7 +193,7 @@ async function httpError(response: Response, method: string, path: string): Prom
   const error = ErrorBody.safeParse(parseJsonLine(text));
   if (error.success) {
     const { code, message, details } = error.data.error;
-    return new FerryHttpError(response.status, code, message, details);
+    return new FerryHttpError(response.status, code, withFields(message, details), details);
   }
   const snippet = text.slice(0, 200).replace(/\s+/g, ' ');
   return new FerryHttpError(
@@ -201,6 +201,16 @@ async function httpError(response: Response, method: string, path: string): Prom
     'HTTP_ERROR',
     `${method} ${path.split('?')[0]} answered ${response.status}${snippet ? `: ${snippet}` : ''}`,
   );
+}
+
+/** A validation refusal names its fields in `details.fields`; people see them in the message. */
+function withFields(message: string, details: Record<string, unknown>): string {
+  const fields = Array.isArray(details.fields) ? (details.fields as Array<{ path?: unknown; message?: unknown }>) : [];
+  const named = fields
+    .filter((field) => typeof field.path === 'string' && typeof field.message === 'string')
+    .slice(0, 5)
+    .map((field) => `${field.path}: ${field.message}`);
+  return named.length === 0 ? message : `${message} ${named.join('; ')}`;
 }
 
 const unexpectedResponse = (method: string, path: string, status: number) =>
