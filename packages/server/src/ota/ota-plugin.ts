@@ -7,8 +7,8 @@ import { bearerTokenOf, requireBearerToken } from '../http/bearer-token.js';
 import { auditEventsRoute } from '../routes/api/audit-events.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
-import { assetGcRoute } from '../routes/api/updates/gc.js';
 import { directivesRoute } from '../routes/api/updates/directives.js';
+import { assetGcRoute } from '../routes/api/updates/gc.js';
 import { manifestRoute } from '../routes/api/updates/manifest.js';
 import { manifestFastPath } from '../routes/api/updates/manifest-fast-path.js';
 import { releaseRoute } from '../routes/api/updates/release.js';
@@ -104,6 +104,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
       notifications?.announce(trackOf(release));
     },
     onTrackChanged: (track) => trackChanged(track),
+    metrics: app.metrics,
   });
   // A rollout, a directive, a halt: this instance reads the track again, and so do the others.
   const trackChanged = (track: Track) => {
@@ -119,6 +120,11 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     },
     health: (releaseId) => reportStore.health(releaseId),
     onTrackChanged: trackChanged,
+    onRolloutEvent: (event) => {
+      if (event === 'halt') app.metrics.rolloutHalted();
+      else if (event === 'directive') app.metrics.published('directive');
+      else app.metrics.rolloutChanged(event);
+    },
     log: app.log,
     now: options.now,
   });
@@ -128,6 +134,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
       haltable: (ids) => store.haltableRollouts(ids),
       halt: (id, reason, details) => rollouts.halt(id, reason, details),
     },
+    onFailureReported: (kind) => app.metrics.failureReported(kind),
     log: app.log,
   });
   reports.start();
@@ -143,10 +150,10 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   };
   releaseRoute(app, { ...admin, bodyLimit: options.limits.releaseBodyBytes });
   baselineFingerprintRoute(app, { service: releases, perMinute: options.limits.baselinePerMinute });
-  manifestRoute(app, { service: manifests, reports });
+  manifestRoute(app, { service: manifests, reports, metrics: app.metrics });
   // Request lines are logged at debug (http-plugin.ts): then every request goes through Fastify.
   const logsRequests = () => app.log.level === 'debug' || app.log.level === 'trace';
-  app.fastPaths.add(manifestFastPath(manifests, { logsRequests, reports }));
+  app.fastPaths.add(manifestFastPath(manifests, { logsRequests, reports, metrics: app.metrics }));
   assetsRoute(app, {
     ...admin,
     service: new AssetUploadService({

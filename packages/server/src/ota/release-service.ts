@@ -12,6 +12,7 @@ import {
   trackOf,
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FerryMetrics } from '../metrics/ferry-metrics.js';
 import type { ReleaseAssetCheck } from './assets/release-assets.js';
 import { evaluateGuard } from './guard.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
@@ -62,6 +63,8 @@ export interface ReleaseServiceDeps {
   onPublished?: (release: Release, signatures: ManifestSignature[]) => void;
   /** Called after any other change of a track is committed (a rollout publish): caches read it again. */
   onTrackChanged?: (track: Track) => void;
+  /** Counts publishes, rollbacks and the guard's verdicts; optional in unit tests. */
+  metrics?: Pick<FerryMetrics, 'published' | 'guardBlocked' | 'guardBypassed'>;
 }
 
 interface Stored {
@@ -93,6 +96,7 @@ export class ReleaseService {
       // runtime may run it, so its native side is the one the next release must match.
       const verdict = evaluateGuard(payload, newest && { id: newest.id, fingerprint: newest.metadata.fingerprint });
       if (verdict.kind === 'block') {
+        this.deps.metrics?.guardBlocked();
         throw new NativeFingerprintChanged(track, verdict);
       }
       const createdAt = nextCreatedAt(this.now(), await locked.newestEntryAt());
@@ -152,10 +156,12 @@ export class ReleaseService {
           'native-change guard bypassed with allowNativeChange',
         );
       }
-      return inserted;
+      return { ...inserted, bypassed: verdict.kind === 'bypass' };
     });
     if (rollout) this.deps.onTrackChanged?.(track);
     else this.deps.onPublished?.(stored.release, stored.signatures);
+    this.deps.metrics?.published('publish');
+    if (stored.bypassed) this.deps.metrics?.guardBypassed();
     return summarize(stored.release);
   }
 
@@ -207,6 +213,7 @@ export class ReleaseService {
       return { inserted, source: decision.source, replaced: decision.replaced };
     });
     this.deps.onPublished?.(outcome.inserted.release, outcome.inserted.signatures);
+    this.deps.metrics?.published('rollback');
     return {
       release: summarize(outcome.inserted.release),
       restored: summarize(outcome.source),

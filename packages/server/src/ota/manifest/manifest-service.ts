@@ -45,8 +45,9 @@ export function decideManifest(
 export type ManifestOutcome =
   /** `noUpdateAvailable` is the signed directive an up-to-date expo-updates client gets in multipart/mixed. */
   | { kind: 'no-update'; reason: 'no-release' | 'up-to-date'; noUpdateAvailable?: SignedManifest }
-  | { kind: 'update'; signed: SignedManifest }
-  | { kind: 'directive'; signed: SignedManifest };
+  /** `fallback`: served instead of the head because of a rollout (the device is outside, or it is halted). */
+  | { kind: 'update'; signed: SignedManifest; fallback?: true }
+  | { kind: 'directive'; signed: SignedManifest; fallback?: true };
 
 const NO_RELEASE: ManifestOutcome = { kind: 'no-update', reason: 'no-release' };
 const EMPTY_TRACK: TrackEntry = { head: undefined, rollout: undefined, fallback: undefined };
@@ -54,16 +55,18 @@ const EMPTY_TRACK: TrackEntry = { head: undefined, rollout: undefined, fallback:
 const perNamespace = <T>(make: (ns: ManifestNamespace) => T): Record<ManifestNamespace, T> =>
   Object.fromEntries(MANIFEST_NAMESPACES.map((ns) => [ns, make(ns)])) as Record<ManifestNamespace, T>;
 
-function servedOf(entry: StoredEntry, signatures: ManifestSignature[]): ServedEntry {
+function servedOf(entry: StoredEntry, signatures: ManifestSignature[], fallback = false): ServedEntry {
   const kind = entry.kind;
   const id = kind === 'release' ? entry.release.id : entry.directive.id;
   const part = kind === 'release' ? 'manifest' : 'directive';
   const signed = perNamespace((ns) =>
     signedManifestOf(id, signatures.find((stored) => stored.namespace === ns)!, part),
   );
-  const outcomes = perNamespace<ManifestOutcome>((ns) =>
-    kind === 'release' ? { kind: 'update', signed: signed[ns] } : { kind: 'directive', signed: signed[ns] },
-  );
+  const outcomes = perNamespace<ManifestOutcome>((ns) => ({
+    kind: kind === 'release' ? 'update' : 'directive',
+    signed: signed[ns],
+    ...(fallback ? { fallback: true as const } : {}),
+  }));
   return { kind, id, signed, outcomes };
 }
 
@@ -188,13 +191,13 @@ export class ManifestService {
 
   /** The timeline as served, if every entry is signed in every namespace under the current key. */
   private servedIfSigned(timeline: StoredTimeline): TrackEntry | undefined {
-    const served = (entry: StoredEntry | undefined): ServedEntry | undefined | null => {
+    const served = (entry: StoredEntry | undefined, fallback: boolean): ServedEntry | undefined | null => {
       if (!entry) return undefined;
       const current = this.currentSignatures(entry);
-      return current.length === MANIFEST_NAMESPACES.length ? servedOf(entry, current) : null;
+      return current.length === MANIFEST_NAMESPACES.length ? servedOf(entry, current, fallback) : null;
     };
-    const head = served(timeline.head);
-    const fallback = served(timeline.fallback);
+    const head = served(timeline.head, false);
+    const fallback = served(timeline.fallback, true);
     if (head === null || fallback === null) return undefined;
     return { head, rollout: timeline.rollout, fallback };
   }
@@ -202,7 +205,10 @@ export class ManifestService {
   private async load(track: Track): Promise<TrackEntry> {
     const timeline = await this.deps.store.timeline(track);
     if (!timeline.head) return EMPTY_TRACK;
-    const [head, fallback] = await Promise.all([this.signedEntry(timeline.head), this.signedEntry(timeline.fallback)]);
+    const [head, fallback] = await Promise.all([
+      this.signedEntry(timeline.head, false),
+      this.signedEntry(timeline.fallback, true),
+    ]);
     return { head, rollout: timeline.rollout, fallback };
   }
 
@@ -211,11 +217,11 @@ export class ManifestService {
    * publish, or signed under an earlier key, is signed here: once, and stored, so neither this
    * instance nor any other signs it again.
    */
-  private async signedEntry(entry: StoredEntry | undefined): Promise<ServedEntry | undefined> {
+  private async signedEntry(entry: StoredEntry | undefined, fallback: boolean): Promise<ServedEntry | undefined> {
     if (!entry) return undefined;
     const signatures = this.currentSignatures(entry);
     const unsigned = MANIFEST_NAMESPACES.filter((ns) => !signatures.some((stored) => stored.namespace === ns));
-    if (unsigned.length === 0) return servedOf(entry, signatures);
+    if (unsigned.length === 0) return servedOf(entry, signatures, fallback);
     if (entry.kind === 'release') {
       const made = unsigned.map((ns) => signNamespace(entry.release, ns, this.deps.signer));
       await this.deps.store.saveSignatures(entry.release.id, made);
@@ -233,6 +239,12 @@ export class ManifestService {
       },
       `signed a stored ${entry.kind} under the current key`,
     );
-    return servedOf(entry, signatures);
+    return servedOf(entry, signatures, fallback);
   }
+}
+
+/** The metrics label of an outcome (FerryMetrics.manifestAnswered). */
+export function outcomeLabel(outcome: ManifestOutcome): 'update' | 'no-update' | 'directive' | 'rollout-fallback' {
+  if (outcome.kind === 'no-update') return 'no-update';
+  return outcome.fallback ? 'rollout-fallback' : outcome.kind;
 }

@@ -24,7 +24,7 @@ export interface RolloutServiceDeps {
   /** After a committed change of a track: this instance's cache and the other instances read it again. */
   onTrackChanged: (track: Track) => void;
   /** Counts changes and halts (metrics); optional in unit tests. */
-  onRolloutEvent?: (event: 'percent' | 'complete' | 'revert' | 'halt') => void;
+  onRolloutEvent?: (event: 'percent' | 'complete' | 'revert' | 'halt' | 'directive') => void;
   log: FastifyBaseLogger;
   now?: () => Date;
 }
@@ -144,6 +144,7 @@ export class RolloutService {
       return created;
     });
     this.deps.onTrackChanged(track);
+    this.deps.onRolloutEvent?.('directive');
     return directive;
   }
 

@@ -1,7 +1,8 @@
 import type { FastPath } from '../../../http/fast-paths.js';
+import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { manifestAnswer } from '../../../ota/manifest/manifest-answer.js';
 import { clientIdOf, negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
-import type { ManifestService } from '../../../ota/manifest/manifest-service.js';
+import { type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 
 const PATH = '/api/updates/manifest';
@@ -13,9 +14,10 @@ const PATH = '/api/updates/manifest';
  */
 export function manifestFastPath(
   service: ManifestService,
-  options: { logsRequests: () => boolean; reports?: DeviceReports },
+  options: { logsRequests: () => boolean; reports?: DeviceReports; metrics?: FerryMetrics },
 ): FastPath {
   return (request, response) => {
+    const started = performance.now();
     if (request.method !== 'GET') return false;
     const url = request.url ?? '';
     if (url !== PATH && !url.startsWith(`${PATH}?`)) return false;
@@ -31,6 +33,12 @@ export function manifestFastPath(
     options.reports?.observe(request.headers, parsed.request);
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
+    options.metrics?.manifestAnswered(
+      outcomeLabel(outcome),
+      parsed.request.platform,
+      parsed.request.channel,
+      (performance.now() - started) / 1000,
+    );
     return true;
   };
 }

@@ -1,6 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ManifestNamespace } from '@ferry/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DomainError } from '../../../errors/domain-error.js';
+import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { manifestAnswer, PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
 import {
   clientIdOf,
@@ -8,7 +10,7 @@ import {
   negotiateManifestFormat,
   parseManifestRequest,
 } from '../../../ota/manifest/manifest-request.js';
-import type { ManifestOutcome, ManifestService } from '../../../ota/manifest/manifest-service.js';
+import { type ManifestOutcome, type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 
 function sendOutcome(
@@ -34,8 +36,21 @@ function sendOutcome(
 /** GET /api/updates/manifest: unauthenticated; integrity comes from the signature the app verifies. */
 export function manifestRoute(
   app: FastifyInstance,
-  options: { service: ManifestService; reports?: DeviceReports },
+  options: { service: ManifestService; reports?: DeviceReports; metrics?: FerryMetrics },
 ): void {
+  const count = (
+    reply: FastifyReply,
+    outcome: Parameters<FerryMetrics['manifestAnswered']>[0],
+    headers: IncomingHttpHeaders,
+    platform?: string,
+    channel?: string,
+  ) =>
+    options.metrics?.manifestAnswered(
+      outcome,
+      platform ?? String(headers['expo-platform'] ?? headers['ota-platform'] ?? ''),
+      channel ?? String(headers['expo-channel-name'] ?? headers['ota-channel-name'] ?? ''),
+      reply.elapsedTime / 1000,
+    );
   app.get(
     '/api/updates/manifest',
     {
@@ -57,6 +72,7 @@ export function manifestRoute(
       const parsed = parseManifestRequest(request.headers);
       reply.headers(PROTOCOL_HEADERS[parsed.ns]);
       if (!parsed.ok) {
+        count(reply, 'refused', request.headers);
         throw new DomainError(
           parsed.status === 406 ? 'not-acceptable' : 'invalid',
           parsed.code,
@@ -66,6 +82,7 @@ export function manifestRoute(
       }
       const format = negotiateManifestFormat(request.headers.accept);
       if (!format) {
+        count(reply, 'refused', request.headers);
         throw new DomainError(
           'not-acceptable',
           'NOT_ACCEPTABLE',
@@ -77,12 +94,25 @@ export function manifestRoute(
       options.reports?.observe(request.headers, parsed.request);
       const clientId = clientIdOf(request.headers);
       const cached = options.service.resolveCached(parsed.request, parsed.ns, clientId);
+      const { platform, channel } = parsed.request;
+      const answer = (outcome: ManifestOutcome) => {
+        // A directive the accept header cannot carry is refused (406) by sendOutcome.
+        count(
+          reply,
+          outcome.kind === 'directive' && format !== 'multipart' ? 'refused' : outcomeLabel(outcome),
+          request.headers,
+          platform,
+          channel,
+        );
+        sendOutcome(reply, outcome, format, parsed.ns);
+      };
       if (cached) {
-        sendOutcome(reply, cached, format, parsed.ns);
+        answer(cached);
         return;
       }
-      return options.service.resolve(parsed.request, parsed.ns, clientId).then((outcome) => {
-        sendOutcome(reply, outcome, format, parsed.ns);
+      return options.service.resolve(parsed.request, parsed.ns, clientId).then(answer, (error: unknown) => {
+        count(reply, 'error', request.headers, platform, channel);
+        throw error;
       });
     },
   );
