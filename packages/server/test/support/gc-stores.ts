@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { describe } from 'vitest';
+import { LocalObjectStore } from '../../src/storage/objects/local-object-store.js';
+import type { ObjectStore } from '../../src/storage/objects/object-store.js';
+import { ObjectUrlSigner } from '../../src/storage/objects/object-url-signer.js';
+import { S3ObjectStore } from '../../src/storage/objects/s3-object-store.js';
 import './s3rver-paging.js';
 
 /**
@@ -20,6 +25,8 @@ export interface GcTestStore {
    * one file never see each other's objects (nothing for the local store: DATA_DIR is the server's).
    */
   env(): Record<string, string>;
+  /** The store a server with this `env` and DATA_DIR uses, opened from the test process to look into it. */
+  inspect(env: Record<string, string>, dataDir: string): ObjectStore;
   /** Moves the last modification of every object stored so far `ms` into the past. */
   ageEverything(dataDir: string, ms: number): void;
   close(): Promise<void>;
@@ -39,6 +46,12 @@ export async function startGcStore(name: StoreName): Promise<GcTestStore> {
     return {
       name,
       env: () => ({}),
+      inspect: (_env, dataDir) =>
+        new LocalObjectStore({
+          directory: path.join(dataDir, 'objects'),
+          baseUrl: () => 'http://127.0.0.1/objects',
+          signer: new ObjectUrlSigner(randomBytes(32)),
+        }),
       ageEverything: (dataDir, ms) => ageFiles(path.join(dataDir, 'objects', 'data'), ms, () => true),
       close: async () => {},
     };
@@ -65,6 +78,17 @@ export async function startGcStore(name: StoreName): Promise<GcTestStore> {
       AWS_ACCESS_KEY_ID: 'S3RVER',
       AWS_SECRET_ACCESS_KEY: 'S3RVER',
     }),
+    inspect: (env) => {
+      const [, bucketName, prefix] = /^s3:\/\/([^/]+)\/(.*)$/.exec(env.OBJECT_STORE_URL!)!;
+      return new S3ObjectStore({
+        bucket: bucketName!,
+        prefix: prefix!,
+        endpoint: env.S3_ENDPOINT,
+        forcePathStyle: true,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+    },
     ageEverything: (_dataDir, ms) =>
       ageFiles(path.join(directory, bucket), ms, (file) => file.endsWith('._S3rver_object')),
     close: async () => {
