@@ -4,6 +4,7 @@ import { registerBump } from './bump.js';
 import { registerDeployCheck } from './deploy-check.js';
 import { registerDevToken } from './dev-token.js';
 import { registerGate } from './gate.js';
+import { registerGc } from './gc.js';
 import { registerKeys } from './keys.js';
 import { registerNativeAffected } from './native-affected.js';
 import { registerPublish } from './publish.js';
@@ -22,6 +23,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerPublish,
   registerReleases,
   registerRollback,
+  registerGc,
   registerAudit,
   registerKeys,
   registerDevToken,

@@ -1,4 +1,6 @@
 import {
+  type AssetGcRequestInput,
+  AssetGcResponse,
   type AssetUploadCheckRequest,
   AssetUploadCheckResponse,
   AuditEvent,
@@ -111,6 +113,17 @@ export class FerryClient {
     };
     await withRetries(once, isTransient, this.options.retry ?? DEFAULT_RETRY);
     return { delivered, lastSeq };
+  }
+
+  /** POST /api/updates/gc. A dry run is retried like any read; a run that deletes is sent once. */
+  collectGarbage(request: AssetGcRequestInput): Promise<AssetGcResponse> {
+    return this.call({
+      method: 'POST',
+      path: '/api/updates/gc',
+      body: request,
+      schema: AssetGcResponse,
+      idempotent: request.dryRun !== false,
+    });
   }
 
   rollback(request: RollbackRequest): Promise<RollbackResponse> {
