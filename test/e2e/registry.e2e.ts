@@ -17,6 +17,8 @@
  *    certificate and every asset's SHA-256 checked; the release records the git commit.
  * 6. `npx ferry gate` passes (same fingerprint as the production baseline).
  * 7. A second publish of the same export (`--dist`) sends 0 asset bytes.
+ * 8. `npx ferry releases` without a track lists every release with the commit subject as its
+ *    message; `npx ferry audit` prints the release.created events as NDJSON, and `--table` a table.
  *
  * Prints the time of each phase and the installed sizes. FERRY_E2E_KEEP=1 keeps the temporary
  * folders (their path is printed).
@@ -58,6 +60,8 @@ const RUNTIME_VERSIONS: Record<Platform, string> = {
   ios: `${APP_VERSION}(${IOS_BUILD_NUMBER})`,
   android: `${APP_VERSION}(${ANDROID_VERSION_CODE})`,
 };
+/** The commit that is published: its subject becomes each release's message. */
+const PUBLISH_COMMIT_SUBJECT = 'Publish OTA updates with Ferry';
 /** A string of the SDK's Notify banner: the published bundle must contain the SDK. */
 const SDK_MARKER = 'ferry-notify-banner';
 /** A provider's label from @ferry/contracts, reached through @ferry/expo/certificates. */
@@ -357,7 +361,7 @@ async function main(): Promise<void> {
       await git('add', '-A');
       const staged = (await git('diff', '--cached', '--name-only')).stdout;
       check(staged.includes('certs/certificate.pem'), 'the certificate is committed');
-      await git('commit', '-q', '-m', 'Publish OTA updates with Ferry');
+      await git('commit', '-q', '-m', PUBLISH_COMMIT_SUBJECT);
       return (await git('rev-parse', 'HEAD')).stdout.trim();
     });
 
@@ -497,6 +501,53 @@ async function main(): Promise<void> {
       countFiles(fs.existsSync(objects) ? objects : dataDir) === objectsBefore,
       'the second publish wrote no object',
     );
+
+    // ── Listing across tracks and the audit export, as a team reads them after a publish.
+    await phase('npx ferry releases (no track named) and npx ferry audit', async () => {
+      const published = [...firstReport.released.values(), ...secondReport.released.values()].map((r) => r.id);
+      const listed = await ferry('releases', '--json');
+      check(listed.code === 0, `ferry releases --json exited ${listed.code}`);
+      const { releases, nextCursor } = JSON.parse(listed.stdout) as {
+        releases: Array<{ id: string; platform: string; metadata: { message?: string } }>;
+        nextCursor: string | null;
+      };
+      check(nextCursor === null, 'ferry releases --json: one page holds every release');
+      for (const id of published) {
+        const release = releases.find((candidate) => candidate.id === id);
+        check(release, `ferry releases (all tracks) lists release ${id}`);
+        check(
+          release.metadata.message === PUBLISH_COMMIT_SUBJECT,
+          `release ${id} carries the commit subject as its message (${release.metadata.message})`,
+        );
+      }
+      check(new Set(releases.map((r) => r.platform)).size === 2, 'ferry releases lists both platforms');
+      const table = await ferry('releases', '--channel', 'production');
+      check(table.code === 0, `ferry releases --channel production exited ${table.code}`);
+      check(/\bTRACK\b.*\bMESSAGE\b/.test(table.stdout), 'the table across tracks has TRACK and MESSAGE columns');
+      check(table.stdout.includes(PUBLISH_COMMIT_SUBJECT), 'the table shows the message');
+
+      const audit = await ferry('audit');
+      check(audit.code === 0, `ferry audit exited ${audit.code}`);
+      const events = audit.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { seq: number; type: string; releaseId: string | null });
+      for (const id of published) {
+        check(
+          events.some((event) => event.type === 'release.created' && event.releaseId === id),
+          `ferry audit has release.created for ${id}`,
+        );
+      }
+      check(
+        events.every((event, i) => i === 0 || event.seq > events[i - 1]!.seq),
+        'ferry audit prints events oldest first',
+      );
+      const filtered = await ferry('audit', '--type', 'release.created', '--platform', 'ios', '--table');
+      check(filtered.code === 0, `ferry audit --type … --table exited ${filtered.code}`);
+      const rows = filtered.stdout.trim().split('\n');
+      check(/^SEQ\s+TIME\s+TYPE/.test(rows[0] ?? ''), 'ferry audit --table prints a header');
+      check(rows.length === 3, `ferry audit --type release.created --platform ios: 2 rows (got ${rows.length - 1})`);
+    });
 
     // ── Sizes.
     const ferryScope = diskUsage([path.join(app, 'node_modules', '@ferry')]);

@@ -94,7 +94,17 @@ describe('@ferry/cli installed alone from the registry', () => {
   it('ferry --help lists the commands', async () => {
     const result = await ferry('--help');
     expect(result.code, result.stderr).toBe(0);
-    for (const command of ['publish', 'releases', 'rollback', 'gate', 'native-affected', 'bump', 'keys', 'dev-token']) {
+    for (const command of [
+      'publish',
+      'releases',
+      'rollback',
+      'audit',
+      'gate',
+      'native-affected',
+      'bump',
+      'keys',
+      'dev-token',
+    ]) {
       expect(result.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
     }
   });
