@@ -47,6 +47,8 @@ const OTA_ROUTES: Array<[method: string, path: string]> = [
   ['POST', '/api/updates/rollback'],
   ['POST', '/api/updates/assets'],
   ['GET', '/api/updates/baseline-fingerprint?platform=ios&runtimeVersion=1.0.0(1)'],
+  ['GET', '/api/audit-events'],
+  ['POST', '/api/updates/gc'],
 ];
 
 /** Instances of this test's database that hold the release LISTEN connection (PostgreSQL only). */
