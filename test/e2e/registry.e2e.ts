@@ -125,13 +125,12 @@ const IS_PRERELEASE = false;
 module.exports = { APP_VERSION, ANDROID_VERSION_CODE, IOS_BUILD_NUMBER, IS_PRERELEASE };
 `,
   );
-  // The release control file feeds the native fingerprint.
+  // Ferry's fingerprint preset (strict, plus the release control file), read by expo-updates and Ferry alike.
   fs.writeFileSync(
     path.join(app, 'fingerprint.config.js'),
-    `/** @type {import('@expo/fingerprint').Config} */
-module.exports = {
-  extraSources: [{ type: 'file', filePath: 'release.config.js', reasons: ['releaseControlFile'] }],
-};
+    `const { ferryFingerprintConfig } = require('@ferry/expo/fingerprint');
+
+module.exports = ferryFingerprintConfig(__dirname);
 `,
   );
   // The app config: app.json stays the base; Ferry's helpers add channel, manifest URL, code signing

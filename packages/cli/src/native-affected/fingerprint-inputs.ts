@@ -1,4 +1,5 @@
 import path from 'node:path/posix';
+import { RELEASE_CONTROL_CANDIDATES } from '../bump/locate-release-control-file.js';
 
 /**
  * The path rules of the native-affected check: which files of an app can feed the native
@@ -51,6 +52,12 @@ const NATIVE_NAME_PATTERNS: Array<[RegExp, string]> = [
   [/^fingerprint\.config\.[cm]?[jt]s$/, "the fingerprint's own configuration"],
   [/^\.env(\..*)?$/, 'an env file (the app config loads .env files)'],
 ];
+
+/**
+ * The release control file at the app's top level: Ferry's fingerprint preset (@ferry/expo/fingerprint)
+ * hashes the first of these that exists, whether or not the app config reads it.
+ */
+const RELEASE_CONTROL_FILES = new Set(RELEASE_CONTROL_CANDIDATES);
 
 /** Directories at the app's top level whose every file feeds the fingerprint. */
 const NATIVE_DIRECTORIES: Array<[string, string]> = [
@@ -146,6 +153,9 @@ export function nativeReasonForPath(appPath: string): string | undefined {
   if (INSTALL_FILES.has(name)) return `${name} decides the installed dependencies, their versions and scripts`;
   if (NATIVE_FILES.has(name)) return `${name} is read by the native build or the fingerprint`;
   for (const [pattern, what] of NATIVE_NAME_PATTERNS) if (pattern.test(name)) return `${name} is ${what}`;
+  if (segments.length === 1 && RELEASE_CONTROL_FILES.has(name)) {
+    return `${name} is the release control file (Ferry's fingerprint preset hashes it)`;
+  }
   for (const [directory, what] of NATIVE_DIRECTORIES) {
     if (segments.length > 1 && segments[0] === directory) return `${directory}/ holds ${what}`;
   }

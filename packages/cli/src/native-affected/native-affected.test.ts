@@ -33,6 +33,17 @@ const ROWS: Row[] = [
   },
   { change: 'documentation', files: { 'README.md': '# Changed\n' }, affected: false },
   {
+    change: "a release control file the app config does not read (Ferry's fingerprint preset hashes it)",
+    files: { 'release.config.js': 'module.exports = { APP_VERSION: "9.9.9" };\n' },
+    affected: true,
+    reason: /release control file/,
+  },
+  {
+    change: 'a JavaScript file named like a release control file, below the top level',
+    files: { 'src/release.js': 'export const release = 1;\n' },
+    affected: false,
+  },
+  {
     change: 'a native dependency added',
     files: {
       'package.json': packageJson((m) => {

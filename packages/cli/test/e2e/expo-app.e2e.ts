@@ -16,7 +16,9 @@
  *    `expo export` of both platforms, Metro bundling @ferry/expo from node_modules);
  * 6. checks each served manifest as expo-updates would: signature with the server's certificate,
  *    id, runtimeVersion, extra.expoClient, and the hash of every downloaded asset;
- * 7. re-publishes the same export and checks that no asset byte is uploaded;
+ * 7. checks that the fingerprint the server stored for each platform equals what
+ *    `npx expo-updates fingerprint:generate --platform <p>` prints in the app (Expo's own tool);
+ *    then re-publishes the same export and checks that no asset byte is uploaded;
  * 8. changes the evaluated app config (so the native fingerprint changes) and checks that the
  *    guard's 409 comes back as exit code 2 with the remedy.
  *
@@ -424,6 +426,37 @@ async function main(): Promise<void> {
         );
       }
       return checked;
+    });
+
+    await step('the stored fingerprints equal `npx expo-updates fingerprint:generate` of the app', async () => {
+      // The acceptance of issue 18, item 9: the value the guard compares is the one Expo's own CLI
+      // prints for the same app (same environment as the publish: APP_ENV=production).
+      for (const platform of PLATFORMS) {
+        const release = published.get(platform)!;
+        const query = new URLSearchParams({ channel: 'production', platform, runtimeVersion: release.runtimeVersion });
+        const response = await fetch(`${serverUrl}/api/updates/baseline-fingerprint?${query}`);
+        check(response.status === 200, `${platform}: the baseline endpoint answers 200 (got ${response.status})`);
+        const baseline = (await response.json()) as { fingerprint: string | null; releaseId: string };
+        check(baseline.releaseId === release.id, `${platform}: the baseline is the published release`);
+        const expo = await run('npx', ['--no', '--', 'expo-updates', 'fingerprint:generate', '--platform', platform], {
+          cwd: appDir,
+          env: publishEnv,
+        });
+        check(
+          expo.code === 0,
+          `${platform}: npx expo-updates fingerprint:generate exited ${expo.code}: ${expo.stderr}`,
+        );
+        const printed = (JSON.parse(expo.stdout.trim().split('\n').at(-1) ?? '') as { hash: string }).hash;
+        check(
+          baseline.fingerprint === printed,
+          `${platform}: Ferry stored ${baseline.fingerprint}, expo-updates prints ${printed}`,
+        );
+        check(
+          new RegExp(`^${platform}: fingerprint ${printed} \\(.*Ferry's preset`, 'm').test(first.stderr),
+          `${platform}: the publish reported the fingerprint and the preset it used`,
+        );
+        process.stdout.write(`${platform}: stored fingerprint ${printed} = npx expo-updates fingerprint:generate\n`);
+      }
     });
 
     const objectsBefore = countFiles(dataDir);
