@@ -8,12 +8,15 @@ import { type AuditEventsTable, parseJson } from '../storage/schema.js';
 export const AUDIT_EXPORT_BATCH = 500;
 
 /** How long an export waits for writers of audit events to finish before it gives up (PostgreSQL). */
-const HORIZON_LOCK_TIMEOUT = '5s';
+const HORIZON_LOCK_TIMEOUT_MS = 5000;
 
-/** SQLSTATE of a lock_timeout that ran out. */
-const LOCK_NOT_AVAILABLE = '55P03';
+/**
+ * SQLSTATEs of a wait for the table that ended: lock_timeout ran out, or PostgreSQL broke a deadlock
+ * by cancelling the export (a writer waiting behind it for something another writer holds).
+ */
+const GAVE_UP_WAITING = new Set(['55P03', '40P01']);
 
-/** Writers held the audit table for longer than HORIZON_LOCK_TIMEOUT: the export may be asked again. */
+/** Writers held the audit table for longer than the export waits: it may be asked again. */
 export class AuditBusy extends DomainError {
   override name = 'AuditBusy';
   constructor() {
@@ -60,7 +63,13 @@ export interface OpenedExport {
  * are serialized (BEGIN IMMEDIATE), so seq order is commit order.
  */
 export class AuditExport {
-  constructor(private readonly database: Database) {}
+  private readonly lockTimeoutMs: number;
+  constructor(
+    private readonly database: Database,
+    options: { lockTimeoutMs?: number } = {},
+  ) {
+    this.lockTimeoutMs = options.lockTimeoutMs ?? HORIZON_LOCK_TIMEOUT_MS;
+  }
 
   async open(query: AuditExportQuery): Promise<OpenedExport> {
     const horizon = await this.horizon();
@@ -125,14 +134,14 @@ export class AuditExport {
     if (engine !== 'postgres') return read(db);
     try {
       return await db.transaction().execute(async (trx) => {
-        await sql`set local lock_timeout = ${sql.lit(HORIZON_LOCK_TIMEOUT)}`.execute(trx);
+        await sql`set local lock_timeout = ${sql.lit(Math.max(1, Math.round(this.lockTimeoutMs)))}`.execute(trx);
         // SHARE conflicts with the ROW EXCLUSIVE lock every INSERT holds until its transaction ends,
         // and an INSERT takes it before it draws its seq. Released at commit, right after the read.
         await sql`lock table audit_events in share mode`.execute(trx);
         return read(trx);
       });
     } catch (error) {
-      if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) throw new AuditBusy();
+      if (GAVE_UP_WAITING.has(String((error as { code?: unknown }).code))) throw new AuditBusy();
       throw error;
     }
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AUDIT_EXPORT_MAX_LIMIT, AuditEvent } from '@ferry/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_EXPORT_BATCH, toAuditEvent } from '../../../src/ota/audit-export.js';
+import { AUDIT_EXPORT_BATCH, AuditBusy, AuditExport, toAuditEvent } from '../../../src/ota/audit-export.js';
 import { describeEachEngine } from '../../support/engines.js';
 import { releasePayload, storeAssets } from '../../support/releases.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
@@ -331,6 +331,32 @@ describeEachEngine('GET /api/audit-events and transactions still in flight', (en
       await watcher.end();
     }
   });
+
+  it.runIf(engine === 'postgres')(
+    'an insert that stays in flight longer than the export waits: AuditBusy (503 UNAVAILABLE), nothing answered',
+    async () => {
+      const client = new pg.Client({ connectionString: server.database.location });
+      await client.connect();
+      try {
+        await client.query('begin');
+        await client.query(
+          `insert into audit_events (id, type, actor, details, created_at) values ($1, 'test.stuck', 'test', '{}', $2)`,
+          [randomUUID(), Date.now()],
+        );
+        const exporter = new AuditExport(server.app.database, { lockTimeoutMs: 50 });
+        const refused = await exporter.open({ limit: 10 }).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(AuditBusy);
+        expect(refused).toMatchObject({ kind: 'unavailable', code: 'UNAVAILABLE', retryAfterSeconds: 1 });
+      } finally {
+        await client.query('rollback');
+        await client.end();
+      }
+      // The writer gone, the same export answers.
+      await expect(
+        new AuditExport(server.app.database, { lockTimeoutMs: 50 }).open({ limit: 10 }),
+      ).resolves.toBeDefined();
+    },
+  );
 
   it('a rolled-back insert leaves a hole in seq that the export simply passes', async () => {
     const db = server.app.database.db;
