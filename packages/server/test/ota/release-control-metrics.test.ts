@@ -57,7 +57,7 @@ describeEachEngine('release control metrics', (engine) => {
     expect((await manifest({ 'eas-client-id': outside })).status).toBe(200); // outside: the fallback
     expect((await manifest({ 'expo-current-update-id': staged, 'eas-client-id': outside })).status).toBe(200);
     expect((await manifest({ 'expo-platform': 'windows' })).status).toBe(400);
-    await manifest({ 'eas-client-id': randomUUID(), 'expo-recent-failed-update-ids': `"${stable}"` });
+    await manifest({ 'eas-client-id': outside, 'expo-recent-failed-update-ids': `"${stable}"` }); // the fallback again
     const percent = await server.authed(`/api/updates/rollouts/${staged}`, {
       method: 'POST',
       body: JSON.stringify({ action: 'percent', percent: 60 }),
@@ -82,7 +82,7 @@ describeEachEngine('release control metrics', (engine) => {
     expect(moved(before, after, 'ferry_guard_blocked_total')).toBe(1);
     expect(moved(before, after, 'ferry_guard_bypassed_total')).toBe(1);
     expect(moved(before, after, 'ferry_rollout_changes_total', { action: 'percent' })).toBe(1);
-    expect(moved(before, after, 'ferry_manifest_requests_total', { outcome: 'rollout-fallback', ...labels })).toBe(3);
+    expect(moved(before, after, 'ferry_manifest_requests_total', { outcome: 'rollout-fallback', ...labels })).toBe(4);
     expect(moved(before, after, 'ferry_manifest_requests_total', { outcome: 'directive', ...labels })).toBe(1);
     expect(moved(before, after, 'ferry_manifest_requests_total', { outcome: 'refused', platform: 'other' })).toBe(1);
     expect(moved(before, after, 'ferry_failure_reports_total', { kind: 'failed' })).toBe(1);
