@@ -222,6 +222,7 @@ function knownBody(method: string, path: string, seeded: Seeded): unknown {
       actor: 'ci',
       runId: '1',
     }),
+    'POST /api/updates/gc': () => ({ keepPerTrack: 10, dryRun: true, actor: 'ci', runId: '1' }),
     'POST /v2/user/certificate/resident-certificate': () => bodyFor('resident-certificate'),
     'POST /v2/user/certificate/resident-abstract': () => bodyFor('resident-abstract'),
     'POST /v2/user/certificate/family-relations': () => bodyFor('family-relations'),
