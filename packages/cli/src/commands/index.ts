@@ -10,6 +10,7 @@ import { registerNativeAffected } from './native-affected.js';
 import { registerPublish } from './publish.js';
 import { registerReleases } from './releases.js';
 import { registerRollback } from './rollback.js';
+import { registerRollout } from './rollout.js';
 import { registerVendorSim } from './vendor-sim.js';
 
 /** Every command registers itself on the program; add one line per command file. */
@@ -23,6 +24,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerPublish,
   registerReleases,
   registerRollback,
+  registerRollout,
   registerGc,
   registerAudit,
   registerKeys,

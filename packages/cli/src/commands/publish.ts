@@ -14,6 +14,7 @@ import { DEFAULT_UPLOAD_CONCURRENCY } from '../publish/asset-uploader.js';
 import { gitReader } from '../publish/ci-metadata.js';
 import { runExpoExport } from '../publish/expo-export.js';
 import { type PublishDependencies, publishUpdate } from '../publish/publisher.js';
+import { parseFailureRate, parseMinDevices, parsePercent, rolloutRequest } from './rollout-options.js';
 
 interface PublishOptions {
   channel: Channel;
@@ -23,6 +24,9 @@ interface PublishOptions {
   server?: string;
   concurrency: number;
   message?: string;
+  rollout?: number;
+  haltOnFailureRate?: number;
+  haltMinDevices?: number;
 }
 
 /** The real world; tests pass fakes for the Expo-dependent parts. */
@@ -79,8 +83,20 @@ export function publishCommand(
         'what this release changes, shown by `ferry releases` (default: the commit subject; "" for none)',
         releaseMessage,
       )
+      .option('--rollout <percent>', 'publish to this share of devices (1–100); see `ferry rollout`', parsePercent)
+      .option(
+        '--halt-on-failure-rate <rate>',
+        'with --rollout: halt it when this share of the devices that got it report it failed, e.g. 2%',
+        parseFailureRate,
+      )
+      .option(
+        '--halt-min-devices <n>',
+        'with --halt-on-failure-rate: devices needed before it may halt (default 100)',
+        parseMinDevices,
+      )
       .action(async (options: PublishOptions) => {
         const projectRoot = path.resolve(options.project ?? process.cwd());
+        const rollout = rolloutRequest(options);
         await publishUpdate(
           {
             channel: options.channel,
@@ -90,6 +106,7 @@ export function publishCommand(
             server: options.server,
             concurrency: options.concurrency,
             message: options.message,
+            rollout,
           },
           dependencies(projectRoot),
         );

@@ -4,6 +4,8 @@ import {
   type AssetUploadCheckRequest,
   AssetUploadCheckResponse,
   AuditEvent,
+  DirectiveCreatedResponse,
+  type DirectiveRequest,
   ErrorBody,
   FerryHttpError,
   NDJSON_MEDIA_TYPE,
@@ -14,6 +16,8 @@ import {
   type ReleaseSummary,
   type RollbackRequest,
   RollbackResponse,
+  type RolloutChange,
+  RolloutResponse,
 } from '@ferry/contracts';
 import type { z } from 'zod';
 import { DEFAULT_RETRY, type RetryPolicy, withRetries } from './retry.js';
@@ -132,6 +136,38 @@ export class FerryClient {
       path: '/api/updates/rollback',
       body: request,
       schema: RollbackResponse,
+      idempotent: false,
+    });
+  }
+
+  /** POST /api/updates/directives: the track's devices go back to their embedded bundle. Sent once. */
+  rollBackToEmbedded(request: DirectiveRequest): Promise<DirectiveCreatedResponse> {
+    return this.call({
+      method: 'POST',
+      path: '/api/updates/directives',
+      body: request,
+      schema: DirectiveCreatedResponse,
+      idempotent: false,
+    });
+  }
+
+  /** A release's rollout: share, state and device health. */
+  rollout(releaseId: string): Promise<RolloutResponse> {
+    return this.call({
+      method: 'GET',
+      path: `/api/updates/rollouts/${encodeURIComponent(releaseId)}`,
+      schema: RolloutResponse,
+      idempotent: true,
+    });
+  }
+
+  /** Changes a rollout. Sent once: a revert publishes again, and must not do so twice. */
+  changeRollout(releaseId: string, change: RolloutChange): Promise<RolloutResponse> {
+    return this.call({
+      method: 'POST',
+      path: `/api/updates/rollouts/${encodeURIComponent(releaseId)}`,
+      body: change,
+      schema: RolloutResponse,
       idempotent: false,
     });
   }

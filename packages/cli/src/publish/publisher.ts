@@ -1,4 +1,4 @@
-import type { Channel, Platform, ReleaseSummary } from '@ferry/contracts';
+import type { Channel, Platform, ReleaseSummary, RolloutRequest } from '@ferry/contracts';
 import { FerryHttpError } from '@ferry/contracts';
 import { CliError } from '../cli-error.js';
 import { FerryClient } from '../http/ferry-client.js';
@@ -24,6 +24,8 @@ export interface PublishRequest {
   concurrency: number;
   /** --message; undefined takes the commit subject, '' publishes without a message. */
   message?: string;
+  /** --rollout and its halt rule: the share of devices that get the release. */
+  rollout?: RolloutRequest;
 }
 
 /** Everything the publisher touches outside itself; tests swap config, fingerprint and export for fakes. */
@@ -157,6 +159,7 @@ export async function publishUpdate(
       fingerprint: fingerprints.get(platform)!,
       metadata,
       environment,
+      rollout: request.rollout,
     });
     let release: ReleaseSummary;
     try {
@@ -167,6 +170,12 @@ export async function publishUpdate(
     }
     const skipped = sum(present);
     say(`${platform}: published release ${release.id} to ${release.channel}/${platform}/${release.runtimeVersion}`);
+    if (request.rollout && request.rollout.percent < 100) {
+      say(
+        `${platform}: rolling out to ${request.rollout.percent}% of devices; widen it with ` +
+          `\`ferry rollout ${release.id} --percent <n>\`, or \`--complete\` / \`--revert\``,
+      );
+    }
     say(
       `${platform}: uploaded ${uploaded.count} asset(s) (${formatBytes(uploaded.bytes)}), ` +
         `skipped ${skipped.count} already stored (${formatBytes(skipped.bytes)})`,

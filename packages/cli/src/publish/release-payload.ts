@@ -1,4 +1,4 @@
-import type { Channel, ReleaseAsset, ReleasePayloadInput } from '@ferry/contracts';
+import type { Channel, ReleaseAsset, ReleasePayloadInput, RolloutRequest } from '@ferry/contracts';
 import type { PublicAppConfig } from './app-config.js';
 import type { CiMetadata } from './ci-metadata.js';
 import type { ExportedFile, ExportedPlatform } from './exported-update.js';
@@ -14,6 +14,8 @@ export interface ReleaseParts {
   fingerprint: string;
   metadata: CiMetadata;
   environment: Pick<PublishEnvironment, 'updatePolicy' | 'allowNativeChange'>;
+  /** --rollout (and its halt rule); absent publishes to every device. */
+  rollout?: RolloutRequest;
 }
 
 const releaseAsset = (file: ExportedFile, urls: Map<string, string>): ReleaseAsset => {
@@ -42,5 +44,6 @@ export function buildReleasePayload(parts: ReleaseParts): ReleasePayloadInput {
     metadata: parts.metadata,
     ...(environment.updatePolicy === undefined ? {} : { updatePolicy: environment.updatePolicy }),
     ...(environment.allowNativeChange ? { allowNativeChange: true } : {}),
+    ...(parts.rollout ? { rollout: parts.rollout } : {}),
   };
 }

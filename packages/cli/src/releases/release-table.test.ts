@@ -12,6 +12,8 @@ const item = (over: Partial<ReleaseListItem>): ReleaseListItem => ({
   fingerprint: null,
   metadata: {},
   assetCount: 0,
+  rollout: null,
+  adoption: { last24h: 0, last7d: 0 },
   ...over,
 });
 
@@ -41,7 +43,9 @@ describe('releaseTable', () => {
       item({}),
     ]);
     const [header, first, second] = table.split('\n');
-    expect(header).toMatch(/^\s+RELEASE\s+CREATED\s+POLICY\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/);
+    expect(header).toMatch(
+      /^\s+RELEASE\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
+    );
     expect(first).toMatch(/^\*\s+22222222-.*\s2\s+abcdef012345\s+01234567\s+main\s+ci\s+-\s+rollback of r-0$/);
     expect(second).toMatch(/^\s+11111111-.*\s-\s+-\s+-\s+-\s+-\s+-$/);
   });

@@ -13,6 +13,14 @@ const messageCell = (message: string | undefined): string => {
     : `${characters.slice(0, MESSAGE_COLUMN_WIDTH - 1).join('')}…`;
 };
 
+/** `50% running`, `complete`, `halted at 10%`; `-` for a release that reached every device at once. */
+export function rolloutCell(rollout: ReleaseListItem['rollout']): string {
+  if (!rollout) return '-';
+  if (rollout.state === 'complete') return 'complete';
+  if (rollout.state === 'running') return `${rollout.percent}% running`;
+  return `${rollout.state} at ${rollout.percent}%`;
+}
+
 /** Columns padded to their widest cell; plain text so it reads the same in a terminal and a CI log. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i]?.length ?? 0)));
@@ -43,6 +51,8 @@ export function releaseTable(releases: ReleaseListItem[], options: ReleaseTableO
     ...(showTrack ? ['TRACK'] : []),
     'CREATED',
     'POLICY',
+    'ROLLOUT',
+    'DEVICES 24H/7D',
     'FINGERPRINT',
     'COMMIT',
     'BRANCH',
@@ -61,6 +71,8 @@ export function releaseTable(releases: ReleaseListItem[], options: ReleaseTableO
       ...(showTrack ? [track] : []),
       release.createdAt,
       release.updatePolicy === null ? '-' : String(release.updatePolicy),
+      rolloutCell(release.rollout),
+      `${release.adoption.last24h}/${release.adoption.last7d}`,
       short(release.fingerprint, 12),
       short(release.metadata.commit, 8),
       release.metadata.branch ?? '-',

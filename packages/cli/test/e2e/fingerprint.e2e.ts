@@ -251,6 +251,8 @@ async function main(): Promise<void> {
         files: string[];
         change: () => Promise<void> | void;
         moves: boolean;
+        /** A second change on top of the first, which must move the fingerprint again. */
+        followUp?: { name: string; change: () => void };
       }
       const append = (file: string, text: string) => () => write(file, `${read(file)}${text}`);
       const inputs: Input[] = [
@@ -305,6 +307,10 @@ async function main(): Promise<void> {
             editJson('app.json', (json) => json.expo.plugins.push('./plugins/with-ferry-e2e'));
           },
           moves: true,
+          followUp: {
+            name: "then only the local plugin file's code",
+            change: () => write('plugins/with-ferry-e2e.js', 'module.exports = (config) => ({ ...config });\n'),
+          },
         },
         {
           name: 'the release control file',
@@ -359,9 +365,14 @@ async function main(): Promise<void> {
           input.files.map((file) => [file, fs.existsSync(path.join(appDir, file)) ? read(file) : undefined]),
         );
         let changed: string;
+        let then: string | undefined;
         try {
           await input.change();
           changed = (await expoUpdates(input.platform)).hash;
+          if (input.followUp) {
+            input.followUp.change();
+            then = (await expoUpdates(input.platform)).hash;
+          }
         } finally {
           for (const [file, text] of saved) {
             if (text === undefined) fs.rmSync(path.join(appDir, file), { force: true });
@@ -380,6 +391,15 @@ async function main(): Promise<void> {
         process.stdout.write(
           `${input.moves ? 'moves' : 'stays'}  ${input.platform.padEnd(7)} ${input.name}: ${baseline.slice(0, 12)} → ${changed.slice(0, 12)}\n`,
         );
+        if (input.followUp) {
+          check(
+            then !== undefined && then !== changed,
+            `${input.followUp.name}: the fingerprint changes (${changed} → ${then})`,
+          );
+          process.stdout.write(
+            `moves  ${input.platform.padEnd(7)} ${input.followUp.name}: ${changed.slice(0, 12)} → ${then.slice(0, 12)}\n`,
+          );
+        }
       }
     });
 

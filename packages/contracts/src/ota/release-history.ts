@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Channel } from './channel.js';
 import { Platform } from './platform.js';
 import { ReleaseMetadata, ReleaseSummary } from './release.js';
+import { Adoption, RolloutState } from './rollout.js';
 import { RuntimeVersion } from './runtime-version.js';
 
 export const RELEASE_LIST_DEFAULT_LIMIT = 20;
@@ -43,6 +44,12 @@ export type ReleaseListQueryInput = z.input<typeof ReleaseListQuery>;
 export const ReleaseListItem = ReleaseSummary.extend({
   metadata: ReleaseMetadata,
   assetCount: z.number().int().min(0),
+  /** The release's rollout; null when it reached every device at once. */
+  rollout: z
+    .object({ percent: z.number().int().min(0).max(100), state: RolloutState, reason: z.string().nullable() })
+    .nullable(),
+  /** Distinct devices that ran it in the last 24 hours and 7 days. */
+  adoption: Adoption,
 });
 export type ReleaseListItem = z.infer<typeof ReleaseListItem>;
 

@@ -162,7 +162,10 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
       uploadLimitBytes: options.objects.uploadLimitBytes,
     }),
   });
-  releasesRoute(app, { ...admin, listing: new ReleaseListing(database) });
+  releasesRoute(app, {
+    ...admin,
+    listing: new ReleaseListing(database, (ids) => reportStore.adoption(ids, Date.now())),
+  });
   auditEventsRoute(app, { ...admin, audit: new AuditExport(database) });
   rollbackRoute(app, admin);
   assetGcRoute(app, {

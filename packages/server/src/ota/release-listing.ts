@@ -1,4 +1,11 @@
-import type { ReleaseListItem, ReleaseListQuery, ReleaseListResponse, ReleaseMetadata } from '@ferry/contracts';
+import type {
+  Adoption,
+  ReleaseListItem,
+  ReleaseListQuery,
+  ReleaseListResponse,
+  ReleaseMetadata,
+  RolloutState,
+} from '@ferry/contracts';
 import { sql } from 'kysely';
 import { InvalidInput } from '../errors/domain-error.js';
 import type { Database } from '../storage/database.js';
@@ -38,10 +45,13 @@ type ListingRow = {
   metadata: unknown;
   created_at: number;
   asset_count: number;
+  rollout_percent: number | null;
+  rollout_state: RolloutState | null;
+  rollout_reason: string | null;
 };
 
-/** One row as the API shows it; fields a later feature adds to the items are joined in here. */
-export function toListItem(row: ListingRow): ReleaseListItem {
+/** One row as the API shows it; adoption is counted apart (device reports). */
+export function toListItem(row: ListingRow, adoption: Adoption = NO_ADOPTION): ReleaseListItem {
   const metadata = parseJson<ReleaseMetadata>(row.metadata);
   return {
     id: row.id,
@@ -53,8 +63,15 @@ export function toListItem(row: ListingRow): ReleaseListItem {
     fingerprint: metadata.fingerprint ?? null,
     metadata,
     assetCount: Number(row.asset_count),
+    rollout:
+      row.rollout_state === null
+        ? null
+        : { percent: Number(row.rollout_percent), state: row.rollout_state, reason: row.rollout_reason },
+    adoption,
   };
 }
+
+const NO_ADOPTION: Adoption = { last24h: 0, last7d: 0 };
 
 /**
  * GET /api/updates/releases: releases newest first (created_at, then seq, as a track's newest
@@ -62,7 +79,11 @@ export function toListItem(row: ListingRow): ReleaseListItem {
  * time. A whole track uses the track index; anything else the listing index of migration 016.
  */
 export class ReleaseListing {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** Distinct devices per release over 24 h and 7 days (the device reports); none without it. */
+    private readonly adoption?: (releaseIds: string[]) => Promise<Map<string, Adoption>>,
+  ) {}
 
   async list(query: ReleaseListQuery): Promise<ReleaseListResponse> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
@@ -73,6 +94,7 @@ export class ReleaseListing {
         : sql<number>`json_array_length(assets)`;
     let select = this.database.db
       .selectFrom('releases')
+      .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
       .select([
         'seq',
         'id',
@@ -83,6 +105,9 @@ export class ReleaseListing {
         'metadata',
         'created_at',
         assetCount.as('asset_count'),
+        'rollouts.percent as rollout_percent',
+        'rollouts.state as rollout_state',
+        'rollouts.reason as rollout_reason',
       ]);
     if (query.channel) select = select.where('channel', '=', query.channel);
     if (query.platform) select = select.where('platform', '=', query.platform);
@@ -98,8 +123,9 @@ export class ReleaseListing {
       .execute();
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
+    const adoption = (await this.adoption?.(page.map((row) => row.id))) ?? new Map<string, Adoption>();
     return {
-      releases: page.map(toListItem),
+      releases: page.map((row) => toListItem(row, adoption.get(row.id))),
       nextCursor:
         rows.length > query.limit && last
           ? encodeCursor({ createdAt: Number(last.created_at), seq: Number(last.seq) })
