@@ -1,6 +1,9 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { VendorOperation } from '../vendors/vendor-client.js';
-import { type CounterCell, CounterCells, type HistogramCell, HistogramCells } from './cells.js';
+import { type CounterCell, CounterFamily, type HistogramCell, HistogramFamily } from './cells.js';
+import type { DatabaseSource } from './prometheus-registry.js';
+
+export type { DatabaseSource, PoolCounts } from './prometheus-registry.js';
 
 /** How a manifest request was answered. */
 export type ManifestOutcome = 'update' | 'no-update' | 'directive' | 'rollout-fallback' | 'refused' | 'error';
@@ -60,150 +63,138 @@ const bounded = (known: readonly string[], value: string): string => (known.incl
 
 type ManifestCell = CounterCell<'outcome' | 'platform' | 'channel'>;
 
-/** A PostgreSQL pool as pg reports it (pg.Pool's counters). */
-export interface PoolCounts {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-  options: { max?: number };
-}
-
-/** What the pool gauges read on each scrape: the engine, and its pools when it has any. */
-export interface DatabaseSource {
-  engine: 'sqlite' | 'postgres';
-  pools?: Partial<Record<'main' | 'ephemeral', PoolCounts>>;
-}
-
 export interface FerryMetricsOptions {
   /** Export the metrics of these areas (FERRY_AREAS); their methods count either way. Default: both. */
   areas?: { ota: boolean; certificates: boolean };
   /**
-   * Add prom-client's default process metrics (CPU, memory, event loop, GC). They are collected
-   * once per process, whatever the number of FerryMetrics. Default: true.
+   * Add prom-client's default process metrics (CPU, memory, event loop, GC) to the exposition.
+   * They are collected once per process, whatever the number of FerryMetrics. Default: true.
    */
   processMetrics?: boolean;
 }
 
-/** prom-client's default metrics watch the process (GC, event loop): one set per process, shared. */
-let processRegistry: Registry | undefined;
-function sharedProcessRegistry(): Registry {
-  if (!processRegistry) {
-    processRegistry = new Registry();
-    collectDefaultMetrics({ register: processRegistry });
-  }
-  return processRegistry;
-}
-
 /**
- * Ferry's Prometheus metrics (docs/metrics.md), in a registry of their own. Every method is cheap
- * enough for the manifest path: label values are bounded and resolved to a kept series (a cell),
- * counting adds to a number, and prom-client reads the cells only when /metrics is scraped.
+ * Ferry's Prometheus metrics (docs/metrics.md). Every method is cheap enough for the manifest path:
+ * label values are bounded and resolved to a kept series (a cell), and counting adds to a number.
+ * prom-client is loaded, and reads the cells, only once an exposition is asked for.
  */
 export class FerryMetrics {
-  readonly registry: Registry;
-
   // Manifest: cells by outcome × platform × channel, resolved up front.
   private readonly manifestCells: ManifestCell[] = [];
   private readonly manifestDuration: HistogramCell<never>;
   private readonly assetBytes: Array<CounterCell<'encoding'>>;
-  private readonly publishes: CounterCells<'kind'>;
+  private readonly publishes: CounterFamily<'kind'>;
   private readonly guardBlocks: CounterCell<never>;
   private readonly guardBypasses: CounterCell<never>;
-  private readonly rolloutChanges: CounterCells<'action'>;
+  private readonly rolloutChanges: CounterFamily<'action'>;
   private readonly rolloutHalts: CounterCell<never>;
-  private readonly failureReports: CounterCells<'kind'>;
-  private readonly certificateFlows: CounterCells<'document' | 'vendor' | 'outcome'>;
-  private readonly vendorDurations: HistogramCells<'vendor' | 'operation'>;
+  private readonly failureReports: CounterFamily<'kind'>;
+  private readonly certificateFlows: CounterFamily<'document' | 'vendor' | 'outcome'>;
+  private readonly vendorDurations: HistogramFamily<'vendor' | 'operation'>;
+  private readonly counters: Array<CounterFamily<string>> = [];
+  private readonly histograms: Array<HistogramFamily<string>> = [];
+  private readonly processMetrics: boolean;
   private database: DatabaseSource | undefined;
+  private registry: Promise<Registry> | undefined;
 
   constructor(options: FerryMetricsOptions = {}) {
     const areas = options.areas ?? { ota: true, certificates: true };
-    const own = new Registry();
+    this.processMetrics = options.processMetrics ?? true;
     // Metrics of an area that is off are counted into nothing anyone reads, never exported.
-    const ota = areas.ota ? own : undefined;
-    const certificates = areas.certificates ? own : undefined;
+    const counter = <L extends string>(name: string, help: string, labels: readonly L[], exported = true) => {
+      const family = new CounterFamily<L>(name, help, labels, exported);
+      this.counters.push(family as CounterFamily<string>);
+      return family;
+    };
+    const histogram = <L extends string>(
+      name: string,
+      help: string,
+      labels: readonly L[],
+      buckets: readonly number[],
+      exported: boolean,
+    ) => {
+      const family = new HistogramFamily<L>(name, help, labels, buckets, exported);
+      this.histograms.push(family as HistogramFamily<string>);
+      return family;
+    };
 
-    const manifestRequests = new CounterCells(
-      ota,
+    const manifestRequests = counter(
       'ferry_manifest_requests_total',
       'Manifest requests answered, by outcome, platform and channel (unknown platforms and channels count as other).',
       ['outcome', 'platform', 'channel'] as const,
+      areas.ota,
     );
     for (const outcome of MANIFEST_OUTCOMES)
       for (const platform of PLATFORMS)
         for (const channel of CHANNELS) this.manifestCells.push(manifestRequests.cell({ outcome, platform, channel }));
-    this.manifestDuration = new HistogramCells<never>(
-      ota,
+    this.manifestDuration = histogram<never>(
       'ferry_manifest_duration_seconds',
       'Time from a manifest request to its answer, in seconds.',
       [],
       MANIFEST_DURATION_BUCKETS,
+      areas.ota,
     ).cell({});
 
-    const assetBytes = new CounterCells(
-      own,
+    const assetBytes = counter(
       'ferry_asset_bytes_served_total',
       'Bytes of update assets handed to responses, by content encoding.',
       ['encoding'] as const,
     );
     this.assetBytes = ASSET_ENCODINGS.map((encoding) => assetBytes.cell({ encoding }));
 
-    this.publishes = new CounterCells(
-      ota,
+    this.publishes = counter(
       'ferry_releases_published_total',
       'Releases made live: publishes, rollbacks and directives.',
       ['kind'] as const,
+      areas.ota,
     );
     for (const kind of ['publish', 'rollback', 'directive'] as const) this.publishes.cell({ kind });
-    this.guardBlocks = new CounterCells<never>(
-      ota,
+    this.guardBlocks = counter<never>(
       'ferry_guard_blocked_total',
       'Publishes the native-change guard refused (409).',
       [],
+      areas.ota,
     ).cell({});
-    this.guardBypasses = new CounterCells<never>(
-      ota,
+    this.guardBypasses = counter<never>(
       'ferry_guard_bypassed_total',
       'Publishes on a guarded track with allowNativeChange (audited bypasses).',
       [],
+      areas.ota,
     ).cell({});
-    this.rolloutChanges = new CounterCells(
-      ota,
+    this.rolloutChanges = counter(
       'ferry_rollout_changes_total',
       'Changes of staged rollouts by action: percent, complete, revert.',
       ['action'] as const,
+      areas.ota,
     );
     for (const action of ['percent', 'complete', 'revert'] as const) this.rolloutChanges.cell({ action });
-    this.rolloutHalts = new CounterCells<never>(
-      ota,
+    this.rolloutHalts = counter<never>(
       'ferry_rollout_halts_total',
       'Rollouts halted by their failure-rate rule.',
       [],
+      areas.ota,
     ).cell({});
-    this.failureReports = new CounterCells(
-      ota,
+    this.failureReports = counter(
       'ferry_failure_reports_total',
       'Update failures reported by devices: failed (Expo-Recent-Failed-Update-IDs) or fatal (Expo-Fatal-Error).',
       ['kind'] as const,
+      areas.ota,
     );
     for (const kind of ['failed', 'fatal'] as const) this.failureReports.cell({ kind });
 
-    this.certificateFlows = new CounterCells(
-      certificates,
+    this.certificateFlows = counter(
       'ferry_certificate_flows_total',
       'Certificate requests by document, vendor and outcome (started, issued, or the error they answered).',
       ['document', 'vendor', 'outcome'] as const,
+      areas.certificates,
     );
-    this.vendorDurations = new HistogramCells(
-      certificates,
+    this.vendorDurations = histogram(
       'ferry_vendor_request_duration_seconds',
       'Duration of HTTP exchanges with certificate vendors, by vendor and operation, in seconds.',
       ['vendor', 'operation'] as const,
       VENDOR_DURATION_BUCKETS,
+      areas.certificates,
     );
-
-    this.registerDatabaseGauges(own);
-    this.registry = options.processMetrics === false ? own : Registry.merge([own, sharedProcessRegistry()]);
   }
 
   /** One manifest answer: its outcome, the device's platform and channel, and how long it took. */
@@ -263,56 +254,25 @@ export class FerryMetrics {
     this.database = source;
   }
 
-  /** The exposition text and its content type, for /metrics. */
-  async exposition(): Promise<{ contentType: string; text: string }> {
-    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  /**
+   * Loads prom-client and builds the registry that reads the cells (once; later calls share it).
+   * An instance that serves /metrics calls it at start-up, so process metrics count from then.
+   */
+  prepareExposition(): Promise<Registry> {
+    this.registry ??= import('./prometheus-registry.js').then(({ buildRegistry }) =>
+      buildRegistry({
+        counters: this.counters,
+        histograms: this.histograms,
+        database: () => this.database,
+        processMetrics: this.processMetrics,
+      }),
+    );
+    return this.registry;
   }
 
-  private registerDatabaseGauges(registry: Registry): void {
-    const metrics = this;
-    new Gauge({
-      name: 'ferry_database_info',
-      help: 'The database engine this instance uses (value 1).',
-      labelNames: ['engine'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        if (metrics.database) this.set({ engine: metrics.database.engine }, 1);
-      },
-    });
-    const poolGauge = (name: string, help: string, read: (pool: PoolCounts) => number | undefined) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['pool'],
-        registers: [registry],
-        collect() {
-          this.reset();
-          for (const [pool, counts] of Object.entries(metrics.database?.pools ?? {})) {
-            const value = counts && read(counts);
-            if (value !== undefined) this.set({ pool }, value);
-          }
-        },
-      });
-    poolGauge(
-      'ferry_database_pool_connections',
-      'PostgreSQL connections open in the pool (pg totalCount).',
-      (p) => p.totalCount,
-    );
-    poolGauge(
-      'ferry_database_pool_idle_connections',
-      'PostgreSQL connections open and idle (pg idleCount).',
-      (p) => p.idleCount,
-    );
-    poolGauge(
-      'ferry_database_pool_waiting_requests',
-      'Queries waiting for a PostgreSQL connection (pg waitingCount).',
-      (p) => p.waitingCount,
-    );
-    poolGauge(
-      'ferry_database_pool_max_connections',
-      'The most connections the PostgreSQL pool may open (DATABASE_POOL_SIZE).',
-      (p) => p.options.max,
-    );
+  /** The exposition text and its content type, for /metrics. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    const registry = await this.prepareExposition();
+    return { contentType: registry.contentType, text: await registry.metrics() };
   }
 }

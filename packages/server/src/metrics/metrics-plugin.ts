@@ -26,7 +26,8 @@ export interface MetricsPluginOptions {
  * Metrics, wired in one place: `app.metrics` for the plugins registered after it (they count into
  * it whether or not anything is exported), the database pool gauges, and `/metrics` where the
  * configuration puts it: on the main port behind METRICS_TOKEN, on a listener of its own
- * (METRICS_PORT, started with the app and closed with it), or nowhere.
+ * (METRICS_PORT, started with the app and closed with it), or nowhere (prom-client is then never
+ * loaded).
  */
 export const metricsPlugin = fp<MetricsPluginOptions>(
   async (app, options) => {
@@ -44,6 +45,9 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       app.log.info('metrics: not served (set METRICS_TOKEN or METRICS_PORT to serve /metrics)');
       return;
     }
+    // prom-client is loaded only by an instance that serves /metrics, and its process metrics
+    // (GC, event loop) count from start-up.
+    await metrics.prepareExposition();
     if (config.exposure === 'main') {
       app.decorate('metricsListener', null);
       metricsRoute(app, { metrics, token: config.token });

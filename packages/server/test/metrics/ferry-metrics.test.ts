@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CounterCells, HistogramCells } from '../../src/metrics/cells.js';
+import { CounterFamily, HistogramFamily } from '../../src/metrics/cells.js';
 import {
   CHANNELS,
   FerryMetrics,
@@ -221,26 +221,40 @@ describe('FerryMetrics', () => {
 
 describe('cells', () => {
   it('resolve a label set once: the same values give the same cell', () => {
-    const counter = new CounterCells(undefined, 'test_cells_total', 'test', ['a', 'b'] as const);
+    const counter = new CounterFamily('test_cells_total', 'test', ['a', 'b'] as const);
     const cell = counter.cell({ a: 'x', b: 'y' });
     expect(counter.cell({ b: 'y', a: 'x' })).toBe(cell);
     expect(counter.cell({ a: 'x', b: 'z' })).not.toBe(cell);
-    // Values are joined by a separator no value holds, so these two differ.
-    expect(counter.cell({ a: 'x\u0002', b: 'y' })).not.toBe(counter.cell({ a: 'x', b: '\u0002y' }));
+    // Keys are unambiguous: no split of the same characters between two labels meets another.
+    expect(counter.cell({ a: 'x:', b: 'y' })).not.toBe(counter.cell({ a: 'x', b: ':y' }));
+    expect([...counter.cells()]).toHaveLength(4);
   });
 
-  it('keep histogram series apart by labels and reset them to empty', async () => {
-    const histogram = new HistogramCells(undefined, 'test_seconds', 'test', ['kind'] as const, [0.1, 1]);
+  it('keep histogram series apart by labels, count per bucket, and reset to empty', () => {
+    const histogram = new HistogramFamily('test_seconds', 'test', ['kind'] as const, [1, 0.1]);
+    expect(histogram.bounds).toEqual([0.1, 1]);
     const fast = histogram.cell({ kind: 'fast' });
     expect(histogram.cell({ kind: 'fast' })).toBe(fast);
     fast.observe(0.05);
+    fast.observe(0.1);
+    fast.observe(0.5);
+    fast.observe(5);
     histogram.cell({ kind: 'slow' }).observe(5);
-    let values = (await histogram.get()).values;
-    expect(values.filter((value) => value.metricName === 'test_seconds_count').map((value) => value.value)).toEqual([
-      1, 1,
-    ]);
-    histogram.reset();
-    values = (await histogram.get()).values;
-    expect(values.every((value) => value.value === 0)).toBe(true);
+    expect([...fast.counts]).toEqual([2, 1, 1]);
+    expect([fast.count, fast.sum]).toEqual([4, 5.65]);
+    expect([...histogram.cells()].map((cell) => cell.count)).toEqual([4, 1]);
+    fast.reset();
+    expect([...fast.counts, fast.count, fast.sum]).toEqual([0, 0, 0, 0, 0]);
+  });
+});
+
+describe('FerryMetrics without an exposition', () => {
+  it('counts without loading prom-client until an exposition is asked for', async () => {
+    const metrics = new FerryMetrics({ processMetrics: false });
+    metrics.manifestAnswered('update', 'ios', 'production', 0.001);
+    const first = metrics.prepareExposition();
+    expect(metrics.prepareExposition()).toBe(first);
+    const { text } = await metrics.exposition();
+    expect(text).toContain('ferry_manifest_requests_total{outcome="update",platform="ios",channel="production"} 1');
   });
 });

@@ -336,7 +336,8 @@ describe('/metrics on its own listener with METRICS_TOKEN as well', () => {
 describe('/metrics when neither METRICS_TOKEN nor METRICS_PORT is set', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { env: { FERRY_AREAS: 'ota' } });
+    // Both areas: the web funnel served at `/` must not answer /metrics either.
+    server = await startTestServer('sqlite');
   });
   afterAll(async () => server?.close());
 
