@@ -548,6 +548,57 @@ async function main(): Promise<void> {
       check(rows.length === 3, `ferry audit --type release.created --platform ios: 2 rows (got ${rows.length - 1})`);
     });
 
+    // ── Release control from the installed CLI: a staged publish, its rollout, a roll back to embedded.
+    await phase('npx ferry publish --rollout, ferry rollout, ferry rollback --to-embedded', async () => {
+      const staged = await ferry(
+        'publish',
+        '--channel',
+        'production',
+        '--dist',
+        path.join(app, 'dist'),
+        '--rollout',
+        '10',
+        '--halt-on-failure-rate',
+        '2%',
+      );
+      check(staged.code === 0, `the staged publish exited ${staged.code}`);
+      check(staged.stdout.includes('rolling out to 10% of devices'), 'the staged publish says it rolls out to 10 %');
+      const ios = parsePublish(staged.stdout).released.get('ios');
+      check(ios, 'the staged publish registered an iOS release');
+      const shown = await ferry('rollout', ios.id, '--json');
+      check(shown.code === 0, `ferry rollout exited ${shown.code}`);
+      const rollout = JSON.parse(shown.stdout) as { percent: number; state: string; haltRule: { failureRate: number } };
+      check(
+        rollout.percent === 10 && rollout.state === 'running' && rollout.haltRule.failureRate === 0.02,
+        `ferry rollout shows 10 % running with the 2 % rule (${shown.stdout})`,
+      );
+      const widened = await ferry('rollout', ios.id, '--percent', '50');
+      check(widened.code === 0 && widened.stdout.includes('running at 50%'), 'ferry rollout --percent 50 widens it');
+      const completed = await ferry('rollout', ios.id, '--complete');
+      check(completed.code === 0 && completed.stdout.includes('state:    complete'), 'ferry rollout --complete');
+      const listed = await ferry('releases', '--platform', 'ios');
+      check(
+        /\bROLLOUT\b/.test(listed.stdout) && listed.stdout.includes('complete'),
+        'ferry releases shows the rollout',
+      );
+      const android = firstReport.released.get('android')!;
+      const embedded = await ferry(
+        'rollback',
+        '--channel',
+        'production',
+        '--platform',
+        'android',
+        '--runtime-version',
+        android.runtimeVersion,
+        '--to-embedded',
+      );
+      check(embedded.code === 0, `ferry rollback --to-embedded exited ${embedded.code}`);
+      check(
+        embedded.stdout.includes('back to the embedded bundle'),
+        'ferry rollback --to-embedded reports the directive',
+      );
+    });
+
     // ── Sizes.
     const ferryScope = diskUsage([path.join(app, 'node_modules', '@ferry')]);
     const cliClosure = dependencyClosure(app, '@ferry/cli');

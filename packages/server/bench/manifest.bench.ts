@@ -4,8 +4,8 @@
  *   (a) the signed manifest of one warm track (multipart, expo-* headers, a signature asked for)
  *       against bare node:http sending Ferry's own answer (same bytes, same headers).
  *       Targets: ratio ≥ 0.8 and Ferry p99 ≤ 25 ms;
- *   (b) the 204 path (the app already runs the newest release) against the same bare run;
- *       informational;
+ *   (b) the app already runs the newest release (a signed noUpdateAvailable) against the same bare
+ *       run; informational;
  *   (c) 1,000 tracks, each given a new release just before the run (publishing is not timed),
  *       requests spread round robin over them, against (a). Target ≥ 0.8;
  *   (d) the same 1,000 tracks again right after (c), warm, against (a). Target ≥ 0.9;
@@ -40,6 +40,12 @@
  *   not start, a wrk run saw socket errors, timeouts or statuses ≥ 400, or an answer checked on
  *   the side was wrong (the manifest before the runs, the newest release of a republished track
  *   after (d), the bundle GETs).
+ *   (g) a track whose newest release is rolled out to 50 % (with a halt rule), 1,000 devices each
+ *       sending its EAS-Client-ID: about half get the new release, half the fallback; against bare
+ *       Node. Target ≥ 0.6;
+ *   (h) the one track of (a), 1,000 devices each sending its client id and the older release it
+ *       runs: every request is also a device report (adoption); against (a). Target ≥ 0.9 (counting
+ *       costs at most 10 %).
  * BENCH_DURATION_SECONDS (10), BENCH_CONNECTIONS (50) and BENCH_ROUNDS (3) override the defaults.
  */
 
@@ -88,12 +94,23 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** One wrk run of wrk/manifest.lua: one track (count 1) or the spread; id asks for the 204. */
-async function load(label: string, server: Server, prefix: string, count: number, id?: string, seconds = SECONDS) {
+/**
+ * One wrk run of wrk/manifest.lua: one track (count 1) or the spread; `id` is the update the apps
+ * say they run (the newest: up to date); `devices` gives the requests that many EAS-Client-IDs.
+ */
+async function load(
+  label: string,
+  server: Server,
+  prefix: string,
+  count: number,
+  id?: string,
+  seconds = SECONDS,
+  devices = 0,
+) {
   const result = await runWrk({
     url: `${server.url}/api/updates/manifest`,
     script: LUA,
-    scriptArgs: [prefix, String(count), ...(id ? [id] : [])],
+    scriptArgs: [prefix, String(count), id ?? '-', String(devices)],
     seconds,
     connections: CONNECTIONS,
     threads: THREADS,
@@ -150,7 +167,10 @@ async function bundleRound(publisher: Publisher, round: number, images: File[], 
   };
 }
 
-type Case = 'a' | 'b' | 'c' | 'd' | 'e';
+type Case = 'a' | 'b' | 'c' | 'd' | 'e' | 'g' | 'h';
+/** (g): a track whose newest release is rolled out to half its devices; (h) devices that report. */
+const ROLLOUT_TRACK = '4.0.';
+const DEVICES = 1000;
 
 async function main(): Promise<number> {
   if (!wrkAvailable()) {
@@ -196,11 +216,30 @@ async function main(): Promise<number> {
         }),
       );
 
+    // (g): a stable release, then one rolled out to half the devices (with a halt rule, as teams use it).
+    const rolloutFiles = [javascriptBundle(2048), ...images];
+    const rolloutUrls = await publisher.upload(`${ROLLOUT_TRACK}0`, rolloutFiles);
+    await publisher.publish(`${ROLLOUT_TRACK}0`, rolloutFiles, rolloutUrls, 'stable');
+    const stagedFiles = [javascriptBundle(2048), ...images];
+    const stagedUrls = await publisher.upload(`${ROLLOUT_TRACK}0`, stagedFiles);
+    await publisher.publish(`${ROLLOUT_TRACK}0`, stagedFiles, stagedUrls, 'staged', {
+      rollout: { percent: 50, haltRule: { failureRate: 0.5, minDevices: 1_000_000 } },
+    });
+    // (h): the apps run an older release of the single track, so each check is a report and an update.
+    const older = await publisher.publish(`${SINGLE}0`, single.files, single.urls, 'older');
+    single.id = await publisher.publish(`${SINGLE}0`, single.files, single.urls, 'newest');
+
     // Ferry's answer, checked, and served as it is by the bare server.
     const sample = await get(`${ferry.url}/api/updates/manifest`, manifestHeaders(`${SINGLE}0`));
     const noUpdate = await get(`${ferry.url}/api/updates/manifest`, manifestHeaders(`${SINGLE}0`, single.id));
     const contentType = String(sample.headers['content-type']);
-    if (sample.status !== 200 || !contentType.startsWith('multipart/mixed') || noUpdate.status !== 204) {
+    // Up to date, an expo-updates client accepting multipart gets the signed noUpdateAvailable directive.
+    if (
+      sample.status !== 200 ||
+      !contentType.startsWith('multipart/mixed') ||
+      noUpdate.status !== 200 ||
+      !noUpdate.body.includes('"type":"noUpdateAvailable"')
+    ) {
       throw new Error(`unexpected manifest answers: ${sample.status} ${contentType}, then ${noUpdate.status}`);
     }
     const dropped = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
@@ -218,9 +257,11 @@ async function main(): Promise<number> {
     await load('Ferry, one track', ferry, SINGLE, 1, undefined, WARMUP_SECONDS);
     await load('Ferry, 204', ferry, SINGLE, 1, single.id, WARMUP_SECONDS);
     await load('Ferry, 1,000 tracks', ferry, SPREAD, TRACKS, undefined, WARMUP_SECONDS);
+    await load('Ferry, rollout', ferry, ROLLOUT_TRACK, 1, undefined, WARMUP_SECONDS, DEVICES);
+    await load('Ferry, reporting devices', ferry, SINGLE, 1, older, WARMUP_SECONDS, DEVICES);
 
-    const ratios: Record<Case | 'f', number[]> = { a: [], b: [], c: [], d: [], e: [], f: [] };
-    const runs: Record<Case, WrkResult[]> = { a: [], b: [], c: [], d: [], e: [] };
+    const ratios: Record<Case | 'f', number[]> = { a: [], b: [], c: [], d: [], e: [], f: [], g: [], h: [] };
+    const runs: Record<Case, WrkResult[]> = { a: [], b: [], c: [], d: [], e: [], g: [], h: [] };
     const publishSeconds: number[] = [];
     const bundles: Array<Record<string, string | number>> = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -230,10 +271,14 @@ async function main(): Promise<number> {
       const pair = [
         async () => (measured.base = await load('(a) baseline: bare node:http', bare, SINGLE, 1)),
         async () => (measured.a = await load('(a) Ferry, one warm track', ferry, SINGLE, 1)),
-        async () => (measured.b = await load('(b) Ferry, 204', ferry, SINGLE, 1, single.id)),
+        async () => (measured.b = await load('(b) Ferry, up to date', ferry, SINGLE, 1, single.id)),
+        async () =>
+          (measured.g = await load('(g) Ferry, rollout at 50 %', ferry, ROLLOUT_TRACK, 1, undefined, SECONDS, DEVICES)),
+        async () =>
+          (measured.h = await load('(h) Ferry, 1,000 devices reporting', ferry, SINGLE, 1, older, SECONDS, DEVICES)),
       ];
       for (const run of round % 2 ? pair : pair.reverse()) await run();
-      const { base, a, b } = measured as Record<'base' | Case, WrkResult>;
+      const { base, a, b, g, h } = measured as Record<'base' | Case, WrkResult>;
 
       // (c) right after a new release on each of the 1,000 tracks (not timed in the ratio), then (d).
       const publishStarted = performance.now();
@@ -243,7 +288,8 @@ async function main(): Promise<number> {
       const d = await load('(d) Ferry, 1,000 warm', ferry, SPREAD, TRACKS);
       // The tracks answered with this round's releases: an app that runs the last one is up to date.
       const last = await get(`${ferry.url}/api/updates/manifest`, manifestHeaders(spread.at(-1)!, newest.at(-1)));
-      if (last.status !== 204) failures.push(`round ${round}: the newest release of 1.0.999 is not served`);
+      if (!last.body.includes('"type":"noUpdateAvailable"'))
+        failures.push(`round ${round}: the newest release of 1.0.999 is not served`);
 
       await stopServer(ferry);
       ferry = await startServer('ferry', ferryPort, [dataDir, TOKEN]);
@@ -257,7 +303,9 @@ async function main(): Promise<number> {
         `  (f) 5 MiB bundles, br: first GET ${bundle['first GET ms (median)']} ms, repeat ${bundle['repeat GET ms (median)']} ms`,
       );
 
-      for (const [k, run] of Object.entries({ a, b, c, d, e })) runs[k as Case].push(run);
+      for (const [k, run] of Object.entries({ a, b, c, d, e, g, h })) runs[k as Case].push(run);
+      ratios.g.push(g.rps / base.rps);
+      ratios.h.push(h.rps / a.rps);
       ratios.a.push(a.rps / base.rps);
       ratios.b.push(b.rps / base.rps);
       ratios.c.push(c.rps / a.rps);
@@ -285,11 +333,13 @@ async function main(): Promise<number> {
     console.log();
     printTable([
       row('(a) one warm track, signed', 'a', 'bare node:http', '≥ 0.8', (x) => x >= 0.8),
-      row('(b) 204, app runs the newest', 'b', 'bare node:http', '', () => true),
+      row('(b) up to date (noUpdateAvailable)', 'b', 'bare node:http', '', () => true),
       row('(c) 1,000 just-published tracks', 'c', '(a)', '≥ 0.8', (x) => x >= 0.8),
       row('(d) 1,000 tracks, warm', 'd', '(a)', '≥ 0.9', (x) => x >= 0.9),
       row('(e) 1,000 tracks, just started', 'e', 'one track, same instance', '≥ 0.8', (x) => x >= 0.8),
       row('(f) 5 MiB bundle, br: first GET', 'f', 'repeat GET', '≤ 1.2', (x) => x <= 1.2),
+      row('(g) rollout at 50 %, 1,000 devices', 'g', 'bare node:http', '≥ 0.6', (x) => x >= 0.6),
+      row('(h) 1,000 devices reporting', 'h', '(a)', '≥ 0.9', (x) => x >= 0.9),
     ]);
     console.log();
     printTable(bundles);

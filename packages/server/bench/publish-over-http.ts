@@ -87,7 +87,13 @@ export class Publisher {
   }
 
   /** A new release (a new commit) naming files[0] as the launch asset; answers the release id. */
-  async publish(runtimeVersion: string, files: File[], urls: Map<string, string>, commit: string): Promise<string> {
+  async publish(
+    runtimeVersion: string,
+    files: File[],
+    urls: Map<string, string>,
+    commit: string,
+    extra: Partial<ReleasePayloadInput> = {},
+  ): Promise<string> {
     const asset = ({ hash, key, contentType, fileExtension }: File) => {
       const url = urls.get(hash);
       if (!url) throw new Error(`no URL for asset ${hash}: upload it first`);
@@ -103,6 +109,7 @@ export class Publisher {
       // Constant per track: the native-change guard lets every release of it through.
       fingerprint: 'bench-fingerprint',
       metadata: { commit, actor: 'bench' },
+      ...extra,
     };
     return (await this.post<ReleaseCreatedResponse>('/api/updates/release', payload)).release.id;
   }

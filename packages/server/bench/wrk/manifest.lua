@@ -1,8 +1,10 @@
 -- wrk script of `npm run bench:manifest` (wrk 4.x, LuaJIT).
 --
--- Arguments (after `--` on wrk's command line): <runtime-version prefix> <track count> [current update id]
+-- Arguments (after `--` on wrk's command line):
+--   <runtime-version prefix> <track count> [current update id, or - for none] [device count]
 -- Builds one manifest request per track (runtime version <prefix>0 … <prefix><count-1>, platform ios,
--- channel production, a signature asked for) once per thread, and hands them out round robin.
+-- channel production, a signature asked for), and per device when a device count is given (each
+-- with its own EAS-Client-ID, as expo-updates sends), once per thread, and hands them out round robin.
 -- A single track is a count of 1: single-track and 1,000-track runs then run the same Lua per
 -- request, so the load generator's cost cannot tilt their ratio. With a current update id every
 -- request says the app already runs it (the 204 path).
@@ -16,8 +18,13 @@ local cursor = 0
 
 function init(args)
   local prefix = args[1] or "1.0."
-  count = tonumber(args[2] or "1")
-  for i = 0, count - 1 do
+  local tracks = tonumber(args[2] or "1")
+  local current = args[3]
+  if current == "-" then current = nil end
+  local devices = tonumber(args[4] or "0")
+  count = 0
+  for i = 0, tracks - 1 do
+   for d = 0, math.max(devices, 1) - 1 do
     local headers = {
       ["Accept"] = "multipart/mixed,application/expo+json,application/json",
       ["expo-protocol-version"] = "1",
@@ -26,10 +33,15 @@ function init(args)
       ["expo-channel-name"] = "production",
       ["expo-expect-signature"] = 'sig, keyid="main", alg="rsa-v1_5-sha256"',
     }
-    if args[3] then
-      headers["expo-current-update-id"] = args[3]
+    if current then
+      headers["expo-current-update-id"] = current
     end
-    requests[i + 1] = wrk.format("GET", "/api/updates/manifest", headers)
+    if devices > 0 then
+      headers["eas-client-id"] = string.format("bench-device-%08d", d)
+    end
+    count = count + 1
+    requests[count] = wrk.format("GET", "/api/updates/manifest", headers)
+   end
   end
 end
 

@@ -186,6 +186,9 @@ export class ReleaseService {
     const outcome = await this.deps.store.withTrackLock(track, async (locked) => {
       const decision = decideRollback({ track, to: request.to, requested, recent: await locked.recent(2) });
       if (decision.kind !== 'restore') throw rollbackRefusal(decision, track);
+      // Asset GC keeps only the newest releases of a track: an older one's assets may be gone, and
+      // a manifest must never point devices at nothing (422 ASSET_MISSING, as for a publish).
+      await this.deps.assets?.ensureStored(decision.source);
       const inserted = await this.insertSigned(
         locked,
         rollbackRecord(decision.source, {

@@ -263,6 +263,23 @@ describeEachEngine('release control', (engine) => {
     expect(servedId(await check(track))).toBe(id);
   });
 
+  it('a rollback to a release whose assets were collected is refused (422), and changes nothing', async () => {
+    const track = freshTrack();
+    const old = await publish(track);
+    const current = await publish(track);
+    const release = (await server.releaseStore.findById(old))!;
+    // What `ferry gc --apply` does to a release outside the kept ones.
+    const key = new URL(release.launchAsset.url).pathname.replace(/^\/objects\//, '');
+    await server.app.objectStore.delete(decodeURIComponent(key));
+    const response = await server.authed('/api/updates/rollback', {
+      method: 'POST',
+      body: JSON.stringify({ ...track, to: old }),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ error: { code: 'ASSET_MISSING' } });
+    expect(servedId(await check(track))).toBe(current);
+  });
+
   describe('device reports', () => {
     it('counts adoption and failures per device, once each, and halts a rollout that passes its rule', async () => {
       const track = freshTrack();

@@ -2,8 +2,8 @@ import type { ManifestNamespace, Track } from '@ferry/contracts';
 import { LRUCache } from 'lru-cache';
 import { SingleFlight } from '../../single-flight.js';
 import type { Timeline } from '../rollout/track-timeline.js';
+import type { ManifestOutcome } from './manifest-outcome.js';
 import type { SignedManifest } from './manifest-response.js';
-import type { ManifestOutcome } from './manifest-service.js';
 
 /** One entry of a track as served: a release's manifest or a directive, signed in every namespace. */
 export interface ServedEntry {

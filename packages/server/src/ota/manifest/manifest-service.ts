@@ -11,7 +11,8 @@ import type { ManifestSigner } from '../../signing/manifest-signer.js';
 import type { ReleaseStore, StoredEntry, StoredTimeline } from '../release-store.js';
 import { chooseEntry } from '../rollout/track-timeline.js';
 import { ManifestCache, type ManifestCacheOptions, type ServedEntry, type TrackEntry } from './manifest-cache.js';
-import { type SignedManifest, signedManifestOf } from './manifest-response.js';
+import type { ManifestOutcome } from './manifest-outcome.js';
+import { signedManifestOf } from './manifest-response.js';
 import {
   type ManifestSignature,
   NO_UPDATE_AVAILABLE_BODY,
@@ -21,6 +22,8 @@ import {
   signNamespace,
   signRelease,
 } from './release-signatures.js';
+
+export type { ManifestOutcome } from './manifest-outcome.js';
 
 export type ManifestDecision = 'no-release' | 'up-to-date' | 'update' | 'directive';
 
@@ -41,13 +44,6 @@ export function decideManifest(
   if (entry.kind === 'directive') return sameId(currentUpdateId, embeddedUpdateId) ? 'up-to-date' : 'directive';
   return sameId(currentUpdateId, entry.id) ? 'up-to-date' : 'update';
 }
-
-export type ManifestOutcome =
-  /** `noUpdateAvailable` is the signed directive an up-to-date expo-updates client gets in multipart/mixed. */
-  | { kind: 'no-update'; reason: 'no-release' | 'up-to-date'; noUpdateAvailable?: SignedManifest }
-  /** `fallback`: served instead of the head because of a rollout (the device is outside, or it is halted). */
-  | { kind: 'update'; signed: SignedManifest; fallback?: true }
-  | { kind: 'directive'; signed: SignedManifest; fallback?: true };
 
 const NO_RELEASE: ManifestOutcome = { kind: 'no-update', reason: 'no-release' };
 const EMPTY_TRACK: TrackEntry = { head: undefined, rollout: undefined, fallback: undefined };

@@ -1,0 +1,9 @@
+import type { SignedManifest } from './manifest-response.js';
+
+/** What a manifest request is answered with, before the structure (manifest-answer.ts) is chosen. */
+export type ManifestOutcome =
+  /** `noUpdateAvailable` is the signed directive an up-to-date expo-updates client gets in multipart/mixed. */
+  | { kind: 'no-update'; reason: 'no-release' | 'up-to-date'; noUpdateAvailable?: SignedManifest }
+  /** `fallback`: served instead of the head because of a rollout (the device is outside, or it is halted). */
+  | { kind: 'update'; signed: SignedManifest; fallback?: true }
+  | { kind: 'directive'; signed: SignedManifest; fallback?: true };
