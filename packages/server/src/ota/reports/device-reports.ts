@@ -74,6 +74,8 @@ export class DeviceReports {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private droppedWarned = false;
+  /** A write asked for because the pending reports reached MAX_PENDING, not yet started. */
+  private early = false;
 
   constructor(private readonly deps: DeviceReportsDeps) {
     this.now = deps.now ?? Date.now;
@@ -107,7 +109,12 @@ export class DeviceReports {
 
   private room(): boolean {
     const pending = this.checks.size + this.failures.size;
-    if (pending >= MAX_PENDING) void this.flush();
+    if (pending >= MAX_PENDING && !this.early) {
+      this.early = true;
+      void this.flush().finally(() => {
+        this.early = false;
+      });
+    }
     if (pending < 4 * MAX_PENDING) return true;
     if (!this.droppedWarned) {
       this.droppedWarned = true;
