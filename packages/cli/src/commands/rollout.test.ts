@@ -114,7 +114,7 @@ describeEachEngine('ferry rollout', (engine) => {
     expect(await rollout(id, '--complete')).toBe(0);
     expect(out.text).toContain('state:    complete');
     expect(await rollout(id, '--percent', '20')).toBe(1);
-    expect(stderr).toContain('ROLLOUT_ENDED');
+    expect(stderr).toContain('can no longer change');
   });
 
   it('reverts: the fallback is published again', async () => {
@@ -137,7 +137,7 @@ describeEachEngine('ferry rollout', (engine) => {
     expect(await rollout(randomUUID(), '--percent', '10', '--complete')).toBe(1);
     expect(stderr).toContain('choose one of');
     expect(await rollout(randomUUID())).toBe(1);
-    expect(stderr).toContain('NOT_FOUND');
+    expect(stderr).toContain('No release has the id');
   });
 
   it('rolls a track back to the embedded bundle', async () => {
