@@ -46,8 +46,22 @@ describe('releaseTable', () => {
     expect(header).toMatch(
       /^\s+RELEASE\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
     );
-    expect(first).toMatch(/^\*\s+22222222-.*\s2\s+abcdef012345\s+01234567\s+main\s+ci\s+-\s+rollback of r-0$/);
-    expect(second).toMatch(/^\s+11111111-.*\s-\s+-\s+-\s+-\s+-\s+-$/);
+    expect(first).toMatch(
+      /^\*\s+22222222-.*\s2\s+-\s+0\/0\s+abcdef012345\s+01234567\s+main\s+ci\s+-\s+rollback of r-0$/,
+    );
+    expect(second).toMatch(/^\s+11111111-.*\s-\s+-\s+0\/0\s+-\s+-\s+-\s+-\s+-$/);
+  });
+
+  it('shows the rollout and the devices that ran each release', () => {
+    const table = releaseTable([
+      item({ rollout: { percent: 10, state: 'running', reason: null }, adoption: { last24h: 12, last7d: 40 } }),
+      item({ rollout: { percent: 30, state: 'halted', reason: 'failures' } }),
+      item({ rollout: { percent: 100, state: 'complete', reason: null } }),
+    ]);
+    const [, running, halted, complete] = table.split('\n');
+    expect(running).toMatch(/\s10% running\s+12\/40\s/);
+    expect(halted).toMatch(/\shalted at 30%\s/);
+    expect(complete).toMatch(/\scomplete\s+0\/0\s/);
   });
 
   it('shows the message, cut to the column width', () => {
