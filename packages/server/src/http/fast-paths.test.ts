@@ -38,3 +38,21 @@ it('answers what a fast path takes, and leaves the rest, failures and everything
   paths.clear();
   expect(await get('/fast')).toBe('fastify');
 });
+
+it('a deferred fast path answers when its promise settles, or hands the request to Fastify', async () => {
+  const paths = new FastPaths();
+  paths.add((request, response) => {
+    if (request.url === '/later')
+      return Promise.resolve().then(() => {
+        response.end('later');
+        return true;
+      });
+    if (request.url === '/declined') return Promise.resolve(false);
+    if (request.url === '/failed') return Promise.reject(new Error('load failed'));
+    return false;
+  });
+  const get = await serve(paths);
+  expect(await get('/later')).toBe('later');
+  expect(await get('/declined')).toBe('fastify');
+  expect(await get('/failed')).toBe('fastify');
+});

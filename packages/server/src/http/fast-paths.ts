@@ -1,13 +1,17 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
 
-/** Answers a request before Fastify routes it, or returns false (having written nothing) to leave it to Fastify. */
-export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+/**
+ * Answers a request before Fastify routes it, or returns false (having written nothing) to leave it
+ * to Fastify. A promise defers the choice: true once it answered, false (or a rejection) hands the
+ * request to Fastify then, provided nothing was written.
+ */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
 
 /**
- * Requests answered before Fastify's routing and hooks. Only for an answer that is already in
- * memory and needs nothing Fastify adds (no validation, no rate limit, no hooks that change it):
- * the signed manifest of a cached track. Everything else, and everything once the server starts
+ * Requests answered before Fastify's routing and hooks. Only for an answer that needs nothing
+ * Fastify adds (no validation, no rate limit, no hooks that change it): the signed manifest of a
+ * track, from memory or, for a track not in memory yet, once its one shared load ends. Everything else, and everything once the server starts
  * closing (Fastify answers 503 then), goes to Fastify. bench:manifest measured Fastify's own cost
  * per request at about a third of a bare node:http server's throughput (docs/benchmarks.md).
  */
@@ -23,16 +27,26 @@ export class FastPaths {
     this.paths.length = 0;
   }
 
-  private answer(request: IncomingMessage, response: ServerResponse): boolean {
+  private answer(request: IncomingMessage, response: ServerResponse, fastify: () => void): void {
     for (const path of this.paths) {
+      let taken: boolean | Promise<boolean>;
       try {
-        if (path(request, response)) return true;
+        taken = path(request, response);
       } catch {
         // Fastify answers it, with the common error body, unless something was already sent.
-        if (response.headersSent) return true;
+        if (response.headersSent) return;
+        continue;
+      }
+      if (taken === true) return;
+      if (taken !== false) {
+        const handOver = () => {
+          if (!response.headersSent) fastify();
+        };
+        taken.then((done) => (done ? undefined : handOver()), handOver);
+        return;
       }
     }
-    return false;
+    fastify();
   }
 
   /** The HTTP/1 server Fastify would make (same timeouts), with the fast paths in front of it. */
@@ -46,7 +60,7 @@ export class FastPaths {
       maxRequestsPerSocket: number;
     };
     const server = http.createServer(options.http ?? {}, (request, response) => {
-      if (!this.answer(request, response)) handler(request, response);
+      this.answer(request, response, () => handler(request, response));
     });
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;

@@ -1,6 +1,7 @@
 import type { FastPath } from '../../../http/fast-paths.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { manifestAnswer } from '../../../ota/manifest/manifest-answer.js';
+import type { ManifestOutcome } from '../../../ota/manifest/manifest-outcome.js';
 import { clientIdOf, negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
 import { type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
@@ -8,9 +9,9 @@ import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 const PATH = '/api/updates/manifest';
 
 /**
- * GET /api/updates/manifest for a track in the cache, answered before Fastify: the same parse,
- * negotiation, outcome and answer as the route (routes/api/updates/manifest.ts), which takes every
- * request this does not (a miss, a refusal, HEAD, debug logging).
+ * GET /api/updates/manifest answered before Fastify: the same parse, negotiation, outcome and
+ * answer as the route (routes/api/updates/manifest.ts), which takes every request this does not (a
+ * refusal, HEAD, debug logging, a failed load).
  */
 export function manifestFastPath(
   service: ManifestService,
@@ -26,19 +27,26 @@ export function manifestFastPath(
     if (!parsed.ok) return false;
     const format = negotiateManifestFormat(request.headers.accept);
     if (!format) return false;
-    const outcome = service.resolveCached(parsed.request, parsed.ns, clientIdOf(request.headers));
-    if (!outcome) return false;
-    const answer = manifestAnswer(outcome, format, parsed.ns);
-    if (!answer) return false;
-    options.reports?.observe(request.headers, parsed.request);
-    response.writeHead(answer.status, answer.headers);
-    response.end(answer.body);
-    options.metrics?.manifestAnswered(
-      outcomeLabel(outcome),
-      parsed.request.platform,
-      parsed.request.channel,
-      (performance.now() - started) / 1000,
-    );
-    return true;
+    const clientId = clientIdOf(request.headers);
+    const send = (outcome: ManifestOutcome): boolean => {
+      const answer = manifestAnswer(outcome, format, parsed.ns);
+      if (!answer) return false;
+      options.reports?.observe(request.headers, parsed.request);
+      response.writeHead(answer.status, answer.headers);
+      response.end(answer.body);
+      options.metrics?.manifestAnswered(
+        outcomeLabel(outcome),
+        parsed.request.platform,
+        parsed.request.channel,
+        (performance.now() - started) / 1000,
+      );
+      return true;
+    };
+    const outcome = service.resolveCached(parsed.request, parsed.ns, clientId);
+    if (outcome) return send(outcome);
+    // A track not in memory: its one load (shared by every request waiting for it) answers this
+    // one too, without Fastify, so a crowd on a cold track costs about what it costs on a warm one.
+    // A failed load (the database down) goes to the route, which answers 503 with the common body.
+    return service.resolve(parsed.request, parsed.ns, clientId).then(send);
   };
 }

@@ -6,8 +6,9 @@ import { fileOf, publishRelease } from '../../../support/publisher.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
 /**
- * A cached track is answered before Fastify (http/fast-paths.ts); a miss goes through the route.
- * Both must answer the same bytes with the same headers, in every structure and namespace.
+ * A manifest is answered before Fastify (http/fast-paths.ts), from memory or once its track's load
+ * ends; requests logged at debug go through the route. Both must answer the same bytes with the
+ * same headers, in every structure and namespace.
  */
 let server: TestServer;
 /** Requests Fastify's router handed to a route handler (its tracing channel). */
@@ -78,3 +79,22 @@ it.each([
     expect(server.logs.entries().filter((entry) => entry.msg === 'request').length).toBeGreaterThan(0);
   },
 );
+
+it('a track not in memory is loaded once and answered before Fastify too', async () => {
+  // A second instance on the same database: the track is new to it.
+  const other = await startTestServer('sqlite', { database: server.database });
+  try {
+    const before = routed;
+    const headers = clientHeaders('expo', track);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => fetch(`${other.url}/api/updates/manifest`, { headers })),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain(id);
+    }
+    expect(routed).toBe(before);
+  } finally {
+    await other.close();
+  }
+});
