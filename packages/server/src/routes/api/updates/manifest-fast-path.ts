@@ -1,22 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastPath } from '../../../http/fast-paths.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { manifestAnswer } from '../../../ota/manifest/manifest-answer.js';
 import type { ManifestOutcome } from '../../../ota/manifest/manifest-outcome.js';
-import { clientIdOf, negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
+import {
+  clientIdOf,
+  type ManifestFormat,
+  negotiateManifestFormat,
+  parseManifestRequest,
+} from '../../../ota/manifest/manifest-request.js';
 import { type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 
 const PATH = '/api/updates/manifest';
+
+interface FastPathOptions {
+  logsRequests: () => boolean;
+  reports?: DeviceReports;
+  metrics?: FerryMetrics;
+}
 
 /**
  * GET /api/updates/manifest answered before Fastify: the same parse, negotiation, outcome and
  * answer as the route (routes/api/updates/manifest.ts), which takes every request this does not (a
  * refusal, HEAD, debug logging, a failed load).
  */
-export function manifestFastPath(
-  service: ManifestService,
-  options: { logsRequests: () => boolean; reports?: DeviceReports; metrics?: FerryMetrics },
-): FastPath {
+export function manifestFastPath(service: ManifestService, options: FastPathOptions): FastPath {
   return (request, response) => {
     const started = performance.now();
     if (request.method !== 'GET') return false;
@@ -28,25 +37,39 @@ export function manifestFastPath(
     const format = negotiateManifestFormat(request.headers.accept);
     if (!format) return false;
     const clientId = clientIdOf(request.headers);
-    const send = (outcome: ManifestOutcome): boolean => {
-      const answer = manifestAnswer(outcome, format, parsed.ns);
-      if (!answer) return false;
-      options.reports?.observe(request.headers, parsed.request);
-      response.writeHead(answer.status, answer.headers);
-      response.end(answer.body);
-      options.metrics?.manifestAnswered(
-        outcomeLabel(outcome),
-        parsed.request.platform,
-        parsed.request.channel,
-        (performance.now() - started) / 1000,
-      );
-      return true;
-    };
     const outcome = service.resolveCached(parsed.request, parsed.ns, clientId);
-    if (outcome) return send(outcome);
+    if (outcome) return send(request, response, parsed, format, outcome, started, options);
     // A track not in memory: its one load (shared by every request waiting for it) answers this
     // one too, without Fastify, so a crowd on a cold track costs about what it costs on a warm one.
     // A failed load (the database down) goes to the route, which answers 503 with the common body.
-    return service.resolve(parsed.request, parsed.ns, clientId).then(send);
+    return service
+      .resolve(parsed.request, parsed.ns, clientId)
+      .then((resolved) => send(request, response, parsed, format, resolved, started, options));
   };
+}
+
+type Parsed = Extract<ReturnType<typeof parseManifestRequest>, { ok: true }>;
+
+// A top-level function, not a closure made per request: this is the hot path.
+function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  parsed: Parsed,
+  format: ManifestFormat,
+  outcome: ManifestOutcome,
+  started: number,
+  options: FastPathOptions,
+): boolean {
+  const answer = manifestAnswer(outcome, format, parsed.ns);
+  if (!answer) return false;
+  options.reports?.observe(request.headers, parsed.request);
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
+  options.metrics?.manifestAnswered(
+    outcomeLabel(outcome),
+    parsed.request.platform,
+    parsed.request.channel,
+    (performance.now() - started) / 1000,
+  );
+  return true;
 }
