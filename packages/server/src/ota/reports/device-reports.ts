@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ManifestRequest } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import { parseList } from 'structured-headers';
 import { clientIdOf } from '../manifest/manifest-request.js';
 import type { Rollout } from '../release-store.js';
@@ -15,6 +14,8 @@ export const REPORT_FLUSH_MS = 1000;
 const MAX_PENDING = 10_000;
 /** A device seen running an update is written again at most this often (adoption counts days). */
 const RECHECK_MS = 60 * 60 * 1000;
+/** Update and device pairs remembered as written; past it the memory starts over. */
+const MAX_WRITTEN = 100_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** expo-updates lists only recent failures; a longer header is not one it sent. */
 const MAX_FAILED_IDS = 20;
@@ -68,8 +69,12 @@ export interface DeviceReportsDeps {
 export class DeviceReports {
   private checks = new Map<string, PendingCheck>();
   private failures = new Map<string, PendingFailure>();
-  /** Checks written lately: a device that checks every launch is written once an hour, not each time. */
-  private readonly written = new LRUCache<string, true>({ max: 100_000, ttl: RECHECK_MS, ttlAutopurge: false });
+  /**
+   * When each update and device was last written: a device that checks every launch is written once
+   * an hour, not each time. A plain Map emptied when full (cheaper per check than an LRU on the
+   * manifest path); emptying it only costs a write per device again.
+   */
+  private written = new Map<string, number>();
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -81,16 +86,20 @@ export class DeviceReports {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Notes what a manifest request reports. The hot path: no I/O, no hashing, nothing without a client id. */
-  observe(headers: IncomingHttpHeaders, request: ManifestRequest): void {
-    const clientId = clientIdOf(headers);
+  /**
+   * Notes what a manifest request reports. The hot path: no I/O, no hashing, nothing without a
+   * client id (the caller may pass the one it already read).
+   */
+  observe(headers: IncomingHttpHeaders, request: ManifestRequest, clientId = clientIdOf(headers)): void {
     if (clientId === undefined) return;
     const current = request.currentUpdateId?.toLowerCase();
     // A device on its embedded bundle runs no release of ours.
     if (current !== undefined && current !== request.embeddedUpdateId?.toLowerCase()) {
       const key = `${current} ${clientId}`;
-      if (!this.written.has(key) && !this.checks.has(key) && this.room()) {
-        this.checks.set(key, { updateId: current, clientId, seenAt: this.now() });
+      const writtenAt = this.written.get(key);
+      if (writtenAt === undefined || this.now() - writtenAt >= RECHECK_MS) {
+        if (!this.checks.has(key) && this.room())
+          this.checks.set(key, { updateId: current, clientId, seenAt: this.now() });
       }
     }
     const failed = headers['expo-recent-failed-update-ids'];
@@ -167,7 +176,8 @@ export class DeviceReports {
       }));
     await this.deps.store.recordChecks(checkRows);
     await this.deps.store.recordFailures(failureRows);
-    for (const check of checks) this.written.set(`${check.updateId} ${check.clientId}`, true);
+    if (this.written.size + checks.length > MAX_WRITTEN) this.written = new Map();
+    for (const check of checks) this.written.set(`${check.updateId} ${check.clientId}`, check.seenAt);
     for (const failure of failureRows) this.deps.onFailureReported?.(failure.kind);
     await this.checkHalts([...known]);
   }

@@ -38,13 +38,13 @@ export function manifestFastPath(service: ManifestService, options: FastPathOpti
     if (!format) return false;
     const clientId = clientIdOf(request.headers);
     const outcome = service.resolveCached(parsed.request, parsed.ns, clientId);
-    if (outcome) return send(request, response, parsed, format, outcome, started, options);
+    if (outcome) return send(request, response, parsed, format, outcome, started, options, clientId);
     // A track not in memory: its one load (shared by every request waiting for it) answers this
     // one too, without Fastify, so a crowd on a cold track costs about what it costs on a warm one.
     // A failed load (the database down) goes to the route, which answers 503 with the common body.
     return service
       .resolve(parsed.request, parsed.ns, clientId)
-      .then((resolved) => send(request, response, parsed, format, resolved, started, options));
+      .then((resolved) => send(request, response, parsed, format, resolved, started, options, clientId));
   };
 }
 
@@ -59,10 +59,11 @@ function send(
   outcome: ManifestOutcome,
   started: number,
   options: FastPathOptions,
+  clientId: string | undefined,
 ): boolean {
   const answer = manifestAnswer(outcome, format, parsed.ns);
   if (!answer) return false;
-  options.reports?.observe(request.headers, parsed.request);
+  options.reports?.observe(request.headers, parsed.request, clientId);
   response.writeHead(answer.status, answer.headers);
   response.end(answer.body);
   options.metrics?.manifestAnswered(
