@@ -1,6 +1,6 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WAKE_SLICE } from './single-flight.js';
-import { TurnPacer } from './turn-pacer.js';
+import { TurnBudget, TurnPacer } from './turn-pacer.js';
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -16,4 +16,19 @@ it('lets callers through a slice per event-loop turn, in the order they came', a
   expect(through).toEqual([...through].sort((a, b) => a - b));
   // Idle again: a later caller is let through on the next turn.
   await pacer.turn();
+});
+
+describe('TurnBudget', () => {
+  it('says yes perTurn times in a turn, then no until the next turn', async () => {
+    const budget = new TurnBudget(3);
+    expect([budget.take(), budget.take(), budget.take(), budget.take(), budget.take()]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(budget.take()).toBe(true);
+  });
 });

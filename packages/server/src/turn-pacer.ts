@@ -24,3 +24,29 @@ export class TurnPacer {
     else this.scheduled = false;
   };
 }
+
+/**
+ * How much synchronous work one turn of the event loop may take: `take()` says yes `perTurn` times
+ * per turn and no after that, until the next turn. Free in steady state (a counter, and one
+ * setImmediate per busy turn); when a crowd's requests all arrive in one turn, the ones past the
+ * budget can wait for a TurnPacer instead of holding the loop.
+ */
+export class TurnBudget {
+  private used = 0;
+  private resetScheduled = false;
+
+  constructor(private readonly perTurn: number) {}
+
+  take(): boolean {
+    if (!this.resetScheduled) {
+      this.resetScheduled = true;
+      setImmediate(this.reset);
+    }
+    return ++this.used <= this.perTurn;
+  }
+
+  private readonly reset = (): void => {
+    this.used = 0;
+    this.resetScheduled = false;
+  };
+}

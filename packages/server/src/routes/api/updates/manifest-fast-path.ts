@@ -11,8 +11,18 @@ import {
 } from '../../../ota/manifest/manifest-request.js';
 import { type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
+import { WAKE_SLICE } from '../../../single-flight.js';
+import { TurnBudget, TurnPacer } from '../../../turn-pacer.js';
 
 const PATH = '/api/updates/manifest';
+/**
+ * Answers sent in one turn before the rest wait for the next, as many as a shared load wakes per
+ * turn: 500 requests arriving at once no longer write 500 answers in one turn, and steady traffic
+ * (a few dozen connections per instance) rarely waits.
+ */
+const ANSWERS_PER_TURN = WAKE_SLICE;
+const budget = new TurnBudget(ANSWERS_PER_TURN);
+const pacer = new TurnPacer();
 
 interface FastPathOptions {
   logsRequests: () => boolean;
@@ -38,7 +48,11 @@ export function manifestFastPath(service: ManifestService, options: FastPathOpti
     if (!format) return false;
     const clientId = clientIdOf(request.headers);
     const outcome = service.resolveCached(parsed.request, parsed.ns, clientId);
-    if (outcome) return send(request, response, parsed, format, outcome, started, options, clientId);
+    if (outcome) {
+      if (budget.take()) return send(request, response, parsed, format, outcome, started, options, clientId);
+      // A crowd whose requests all arrived in this turn: the rest are answered a slice per turn.
+      return pacer.turn().then(() => send(request, response, parsed, format, outcome, started, options, clientId));
+    }
     // A track not in memory: its one load (shared by every request waiting for it) answers this
     // one too, without Fastify, so a crowd on a cold track costs about what it costs on a warm one.
     // A failed load (the database down) goes to the route, which answers 503 with the common body.
