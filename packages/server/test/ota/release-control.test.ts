@@ -94,6 +94,14 @@ describeEachEngine('release control', (engine) => {
     const nowInside = outside.filter((id) => rolloutBucket(id, staged) < 60);
     for (const id of nowInside) expect(servedId(await check(track, { 'eas-client-id': id }))).toBe(staged);
 
+    // Narrowing is allowed too: a device inside at 60 % but not at 5 % gets the fallback again.
+    expect(await rollout(staged, { action: 'percent', percent: 5 })).toMatchObject({ percent: 5, state: 'running' });
+    let narrowedOut = randomUUID();
+    while (!(rolloutBucket(narrowedOut, staged) >= 5 && rolloutBucket(narrowedOut, staged) < 60))
+      narrowedOut = randomUUID();
+    expect(servedId(await check(track, { 'eas-client-id': narrowedOut }))).toBe(stable);
+    expect(await rollout(staged, { action: 'percent', percent: 60 })).toMatchObject({ percent: 60 });
+
     // Complete: every device, client id or not.
     expect(await rollout(staged, { action: 'complete' })).toMatchObject({
       status: 200,
@@ -324,6 +332,30 @@ describeEachEngine('release control', (engine) => {
       for (const id of devices) expect(stored.some((row) => row.device === id)).toBe(false);
       // A halted rollout can be resumed (widened) or completed by a person.
       expect(await rollout(staged, { action: 'percent', percent: 5 })).toMatchObject({ state: 'running', percent: 5 });
+    });
+
+    it('counts adoption: distinct devices that ran a release, in the listing', async () => {
+      const track = freshTrack();
+      const id = await publish(track);
+      const devices = [randomUUID(), randomUUID(), randomUUID()];
+      for (const device of devices) {
+        // Twice each: one device counts once.
+        for (let i = 0; i < 2; i++) await check(track, { 'eas-client-id': device, 'expo-current-update-id': id });
+      }
+      const listed = async () => {
+        const query = `channel=production&platform=ios&runtimeVersion=${encodeURIComponent(track.runtimeVersion)}`;
+        const body = (await (await server.authed(`/api/updates/releases?${query}`)).json()) as {
+          releases: Array<{ id: string; adoption: { last24h: number; last7d: number } }>;
+        };
+        return body.releases.find((release) => release.id === id)!.adoption;
+      };
+      // Reports are written about once a second.
+      let adoption = await listed();
+      while (adoption.last24h < devices.length) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        adoption = await listed();
+      }
+      expect(adoption).toEqual({ last24h: 3, last7d: 3 });
     });
 
     it('ignores reports about updates that are not releases, malformed headers, and devices without a client id', async () => {
