@@ -140,8 +140,7 @@ async function readTimeline(db: Executor, track: Track): Promise<StoredTimeline>
       : fallbackKind === 'directive'
         ? directiveEntry(directive!)
         : undefined;
-  const rollout = toRollout(row);
-  return { head, rollout: { releaseId: rollout.releaseId, percent: rollout.percent, state: rollout.state }, fallback };
+  return { head, rollout: { releaseId: row.release_id, percent: Number(row.percent), state: row.state }, fallback };
 }
 
 const newestQuery = (db: Executor, track: Track) =>
