@@ -7,6 +7,7 @@ export * from './ota/audit-events.js';
 export * from './ota/channel.js';
 export * from './ota/manifest.js';
 export * from './ota/native-change.js';
+export * from './ota/operator-access.js';
 export * from './ota/platform.js';
 export * from './ota/release.js';
 export * from './ota/release-history.js';

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * Operator access (issue 19): operator tokens with roles, and the release console's session.
+ * Tokens are shown once, at creation; every other answer names them by id and name only.
+ */
+
+/** viewer: reads; releaser: + rollout changes, rollback, roll back to embedded; admin: + GC and tokens. */
+export const OperatorRoleSchema = z.enum(['viewer', 'releaser', 'admin']);
+export type OperatorRoleName = z.infer<typeof OperatorRoleSchema>;
+
+/** Every operator token starts with this, so a leaked one is easy to find in logs and to scan for. */
+export const OPERATOR_TOKEN_PREFIX = 'ferry_op_';
+
+/** The name an operator's actions are audited under (`operator:<name>`): one short printable word. */
+export const OperatorName = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/,
+    'a name is 1 to 64 letters, digits and . _ @ + - (starting with a letter or digit), e.g. alice or ci-bot',
+  );
+
+export const CreateOperatorTokenRequest = z.object({ name: OperatorName, role: OperatorRoleSchema }).strict();
+export type CreateOperatorTokenRequest = z.infer<typeof CreateOperatorTokenRequest>;
+
+export const OperatorTokenView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  role: OperatorRoleSchema,
+  createdAt: z.iso.datetime(),
+  createdBy: z.string(),
+  revokedAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+});
+export type OperatorTokenView = z.infer<typeof OperatorTokenView>;
+
+/** The one answer that carries the token itself. */
+export const CreatedOperatorToken = OperatorTokenView.extend({ token: z.string() });
+export type CreatedOperatorToken = z.infer<typeof CreatedOperatorToken>;
+
+export const OperatorTokenList = z.object({ tokens: z.array(OperatorTokenView) });
+export type OperatorTokenList = z.infer<typeof OperatorTokenList>;
+
+export const OperatorTokenParams = z.object({ id: z.uuid() }).strict();
+
+/** POST /api/console/session: sign in with an operator token (or an OIDC token when configured). */
+export const ConsoleSignIn = z.object({ token: z.string().min(1).max(8192) }).strict();
+export type ConsoleSignIn = z.infer<typeof ConsoleSignIn>;
+
+/** Who the console is signed in as (GET /api/console/session, and the answer to signing in). */
+export const ConsoleSession = z.object({
+  name: z.string(),
+  role: OperatorRoleSchema,
+  kind: z.enum(['token', 'oidc']),
+  expiresAt: z.iso.datetime().nullable(),
+});
+export type ConsoleSession = z.infer<typeof ConsoleSession>;
+
+/** The header every state-changing console request authenticated by the session cookie must carry. */
+export const CONSOLE_CSRF_HEADER = 'x-ferry-console';
