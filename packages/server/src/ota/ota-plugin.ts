@@ -5,6 +5,7 @@ import type { Config } from '../config/config.js';
 import type { UpdatesConfig } from '../config/updates-config.js';
 import { bearerTokenOf, requireBearerToken } from '../http/bearer-token.js';
 import { auditEventsRoute } from '../routes/api/audit-events.js';
+import { consoleApiRoutes } from '../routes/api/console/console-api.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
 import { directivesRoute } from '../routes/api/updates/directives.js';
@@ -15,10 +16,15 @@ import { releaseRoute } from '../routes/api/updates/release.js';
 import { releasesRoute } from '../routes/api/updates/releases.js';
 import { rollbackRoute } from '../routes/api/updates/rollback.js';
 import { rolloutsRoute } from '../routes/api/updates/rollouts.js';
+import { consoleAppRoutes, DEFAULT_CONSOLE_ROOT } from '../routes/console-app.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { ReleaseAssetCheck } from './assets/release-assets.js';
 import { AuditExport } from './audit-export.js';
+import { ConsoleReads } from './console/console-reads.js';
+import { CONSOLE_HEARTBEAT_MS, CONSOLE_MAX_STREAMS, ConsoleEventStreams } from './console/event-stream.js';
+import { guardBlockAudit } from './console/guard-block-audit.js';
+import { TrackEvents } from './console/track-events.js';
 import { AssetCollector } from './gc/asset-collector.js';
 import { KyselyGcStore } from './gc/kysely-gc-store.js';
 import { KyselyReleaseStore } from './kysely-release-store.js';
@@ -65,11 +71,22 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   });
   // Other instances' releases reach this one's cache through LISTEN/NOTIFY (PostgreSQL only; an
   // SQLite database has one instance).
+  // The console's live updates hear the same changes (console/track-events.ts).
+  const trackEvents = new TrackEvents();
   const notifications = database.url
     ? new PostgresReleaseNotifications({
         url: database.url,
         database,
-        handlers: { onTrack: (track) => manifests.trackChanged(track), onReset: () => manifests.reset() },
+        handlers: {
+          onTrack: (track) => {
+            manifests.trackChanged(track);
+            trackEvents.emit({ type: 'track', ...track, origin: 'remote' });
+          },
+          onReset: () => {
+            manifests.reset();
+            trackEvents.emit({ type: 'reset' });
+          },
+        },
         log: app.log,
       })
     : undefined;
@@ -102,7 +119,9 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     onPublished: (release, signatures) => {
       manifests.releasePublished(release, signatures);
       notifications?.announce(trackOf(release));
+      trackEvents.emit({ type: 'track', ...trackOf(release), origin: 'local' });
     },
+    onGuardBlocked: guardBlockAudit(database, app.log, options.now),
     onTrackChanged: (track) => trackChanged(track),
     metrics: app.metrics,
   });
@@ -110,6 +129,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   const trackChanged = (track: Track) => {
     manifests.trackChanged(track);
     notifications?.announce(track);
+    trackEvents.emit({ type: 'track', ...track, origin: 'local' });
   };
   const reportStore = new KyselyReportStore(database);
   const rollouts = new RolloutService({
@@ -180,4 +200,25 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   });
   rolloutsRoute(app, { ...admin, rollouts });
   directivesRoute(app, { ...admin, rollouts });
+
+  // The release console (issue 19): its read API, live events, and the app at /console/.
+  const streams = new ConsoleEventStreams({
+    events: trackEvents,
+    maxConnections: CONSOLE_MAX_STREAMS,
+    heartbeatMs: CONSOLE_HEARTBEAT_MS,
+  });
+  app.addHook('preClose', async () => streams.closeAll());
+  consoleApiRoutes(app, {
+    reads: new ConsoleReads({
+      database,
+      store,
+      reports: reportStore,
+      objects: objectStore,
+      certificatePem: signer.certificatePem,
+    }),
+    streams,
+    requireViewer: requireReleaseToken,
+    perMinute: options.limits.releasePerMinute,
+  });
+  await consoleAppRoutes(app, { root: DEFAULT_CONSOLE_ROOT });
 };

@@ -14,6 +14,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { FerryMetrics } from '../metrics/ferry-metrics.js';
 import type { ReleaseAssetCheck } from './assets/release-assets.js';
+import type { GuardBlock } from './console/guard-block-audit.js';
 import { evaluateGuard } from './guard.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
 import {
@@ -63,6 +64,8 @@ export interface ReleaseServiceDeps {
   onPublished?: (release: Release, signatures: ManifestSignature[]) => void;
   /** Called after any other change of a track is committed (a rollout publish): caches read it again. */
   onTrackChanged?: (track: Track) => void;
+  /** Called after the guard refused a publish (its transaction rolled back); the console counts these. */
+  onGuardBlocked?: (block: GuardBlock) => Promise<void>;
   /** Counts publishes, rollbacks and the guard's verdicts; optional in unit tests. */
   metrics?: Pick<FerryMetrics, 'published' | 'guardBlocked' | 'guardBypassed'>;
 }
@@ -90,74 +93,88 @@ export class ReleaseService {
     await this.deps.assets?.ensureEncoded(payload);
     // 100 % is every device: no rollout to keep.
     const rollout = payload.rollout && payload.rollout.percent < 100 ? payload.rollout : undefined;
-    const stored = await this.deps.store.withTrackLock(track, async (locked) => {
-      const newest = await locked.newest();
-      // The guard's baseline is the newest release whatever its rollout: every device of the
-      // runtime may run it, so its native side is the one the next release must match.
-      const verdict = evaluateGuard(payload, newest && { id: newest.id, fingerprint: newest.metadata.fingerprint });
-      if (verdict.kind === 'block') {
-        this.deps.metrics?.guardBlocked();
-        throw new NativeFingerprintChanged(track, verdict);
-      }
-      const createdAt = nextCreatedAt(this.now(), await locked.newestEntryAt());
-      const inserted = await this.insertSigned(locked, {
-        id: randomUUID(),
-        ...track,
-        launchAsset: payload.launchAsset,
-        assets: payload.assets,
-        otaConfig: payload.otaConfig ?? null,
-        updatePolicy: payload.updatePolicy ?? null,
-        metadata: { ...payload.metadata, fingerprint: payload.fingerprint ?? null },
-        createdAt,
-      });
-      const created = inserted.release;
-      if (rollout) {
-        await locked.insertRollout({
-          releaseId: created.id,
-          percent: rollout.percent,
-          state: 'running',
-          haltRule: rollout.haltRule ?? null,
-          reason: null,
-          updatedAt: createdAt.toISOString(),
+    let blocked: GuardBlock | undefined;
+    const stored = await this.deps.store
+      .withTrackLock(track, async (locked) => {
+        const newest = await locked.newest();
+        // The guard's baseline is the newest release whatever its rollout: every device of the
+        // runtime may run it, so its native side is the one the next release must match.
+        const verdict = evaluateGuard(payload, newest && { id: newest.id, fingerprint: newest.metadata.fingerprint });
+        if (verdict.kind === 'block') {
+          this.deps.metrics?.guardBlocked();
+          blocked = {
+            track,
+            actor,
+            baselineReleaseId: verdict.baselineReleaseId,
+            baselineFingerprint: verdict.storedFingerprint,
+            fingerprint: verdict.candidateFingerprint,
+          };
+          throw new NativeFingerprintChanged(track, verdict);
+        }
+        const createdAt = nextCreatedAt(this.now(), await locked.newestEntryAt());
+        const inserted = await this.insertSigned(locked, {
+          id: randomUUID(),
+          ...track,
+          launchAsset: payload.launchAsset,
+          assets: payload.assets,
+          otaConfig: payload.otaConfig ?? null,
+          updatePolicy: payload.updatePolicy ?? null,
+          metadata: { ...payload.metadata, fingerprint: payload.fingerprint ?? null },
+          createdAt,
         });
-      }
-      if (verdict.kind === 'bypass') {
+        const created = inserted.release;
+        if (rollout) {
+          await locked.insertRollout({
+            releaseId: created.id,
+            percent: rollout.percent,
+            state: 'running',
+            haltRule: rollout.haltRule ?? null,
+            reason: null,
+            updatedAt: createdAt.toISOString(),
+          });
+        }
+        if (verdict.kind === 'bypass') {
+          await locked.audit({
+            type: 'guard.bypassed',
+            actor,
+            track,
+            releaseId: created.id,
+            details: {
+              baselineReleaseId: newest?.id ?? null,
+              baselineFingerprint: verdict.storedFingerprint,
+              fingerprint: verdict.candidateFingerprint,
+              wouldHaveBlocked: verdict.wouldHaveBlocked,
+            },
+          });
+        }
         await locked.audit({
-          type: 'guard.bypassed',
+          type: 'release.created',
           actor,
           track,
           releaseId: created.id,
           details: {
+            guard: verdict.kind === 'pass' ? verdict.reason : verdict.kind,
             baselineReleaseId: newest?.id ?? null,
-            baselineFingerprint: verdict.storedFingerprint,
-            fingerprint: verdict.candidateFingerprint,
-            wouldHaveBlocked: verdict.wouldHaveBlocked,
+            baselineFingerprint: newest?.metadata.fingerprint ?? null,
+            fingerprint: payload.fingerprint ?? null,
+            updatePolicy: payload.updatePolicy ?? null,
+            metadata: payload.metadata ?? {},
+            rollout: rollout ?? null,
           },
         });
-      }
-      await locked.audit({
-        type: 'release.created',
-        actor,
-        track,
-        releaseId: created.id,
-        details: {
-          guard: verdict.kind === 'pass' ? verdict.reason : verdict.kind,
-          baselineReleaseId: newest?.id ?? null,
-          baselineFingerprint: newest?.metadata.fingerprint ?? null,
-          fingerprint: payload.fingerprint ?? null,
-          updatePolicy: payload.updatePolicy ?? null,
-          metadata: payload.metadata ?? {},
-          rollout: rollout ?? null,
-        },
+        if (verdict.kind === 'bypass') {
+          this.deps.log.warn(
+            { track, releaseId: created.id, actor, wouldHaveBlocked: verdict.wouldHaveBlocked },
+            'native-change guard bypassed with allowNativeChange',
+          );
+        }
+        return { ...inserted, bypassed: verdict.kind === 'bypass' };
+      })
+      .catch(async (error: unknown) => {
+        // After the refused publish rolled back: the block is kept on its own (the console counts them).
+        if (blocked) await this.deps.onGuardBlocked?.(blocked);
+        throw error;
       });
-      if (verdict.kind === 'bypass') {
-        this.deps.log.warn(
-          { track, releaseId: created.id, actor, wouldHaveBlocked: verdict.wouldHaveBlocked },
-          'native-change guard bypassed with allowNativeChange',
-        );
-      }
-      return { ...inserted, bypassed: verdict.kind === 'bypass' };
-    });
     if (rollout) this.deps.onTrackChanged?.(track);
     else this.deps.onPublished?.(stored.release, stored.signatures);
     this.deps.metrics?.published('publish');

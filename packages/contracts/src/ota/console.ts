@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { Channel } from './channel.js';
+import { ManifestNamespace } from './manifest.js';
+import { Platform } from './platform.js';
+import { ReleaseAsset, ReleaseMetadata } from './release.js';
+import { Adoption, RolloutState } from './rollout.js';
+import { RuntimeVersion } from './runtime-version.js';
+import { UpdatePolicySchema } from './update-policy-schema.js';
+
+/**
+ * The release console's read API (issue 19): what the pages under /console show. Answers only;
+ * the console changes tracks through the release-control endpoints.
+ */
+
+/** What a track serves now, as the console shows it. `embedded`: its newest entry is a roll back to embedded. */
+export const CONSOLE_TRACK_STATES = ['running', 'complete', 'halted', 'reverted', 'embedded'] as const;
+export const ConsoleTrackState = z.enum(CONSOLE_TRACK_STATES);
+export type ConsoleTrackState = z.infer<typeof ConsoleTrackState>;
+
+export const ConsoleTrack = z.object({
+  channel: Channel,
+  platform: Platform,
+  runtimeVersion: RuntimeVersion,
+  /** The newest release of the track (null when it has only directives). */
+  activeReleaseId: z.uuid().nullable(),
+  message: z.string().nullable(),
+  /** Share of devices the newest release reaches: 100 without a rollout. */
+  rolloutPercent: z.number().int().min(0).max(100),
+  state: ConsoleTrackState,
+  /** Distinct devices that ran the newest release in the last 24 hours. */
+  adoption24h: z.number().int().min(0),
+  /** Failed / received devices of the newest release; null before any device received it. */
+  failureRate: z.number().min(0).max(1).nullable(),
+  /** The newest entry's createdAt (a release or a directive). */
+  lastPublishAt: z.iso.datetime(),
+  /** Publishes the native-change guard refused on this track. */
+  guardBlocks: z.number().int().min(0),
+  /** Publishes that went past the guard with allowNativeChange. */
+  guardBypasses: z.number().int().min(0),
+});
+export type ConsoleTrack = z.infer<typeof ConsoleTrack>;
+
+export const ConsoleTracksResponse = z.object({ tracks: z.array(ConsoleTrack) });
+export type ConsoleTracksResponse = z.infer<typeof ConsoleTracksResponse>;
+
+export const ConsoleTrackQuery = z
+  .object({ channel: Channel, platform: Platform, runtimeVersion: RuntimeVersion })
+  .strict();
+export type ConsoleTrackQuery = z.infer<typeof ConsoleTrackQuery>;
+
+/** One entry of a track's history: a release (a rollback is a release with rolledBackFrom) or a directive. */
+export const ConsoleHistoryEntry = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('release'),
+    id: z.uuid(),
+    createdAt: z.iso.datetime(),
+    metadata: ReleaseMetadata,
+    updatePolicy: UpdatePolicySchema.nullable(),
+    rollout: z
+      .object({ percent: z.number().int().min(0).max(100), state: RolloutState, reason: z.string().nullable() })
+      .nullable(),
+  }),
+  z.object({
+    kind: z.literal('directive'),
+    id: z.uuid(),
+    createdAt: z.iso.datetime(),
+    type: z.literal('rollBackToEmbedded'),
+    actor: z.string(),
+  }),
+]);
+export type ConsoleHistoryEntry = z.infer<typeof ConsoleHistoryEntry>;
+
+export const CONSOLE_HISTORY_LIMIT = 100;
+
+export const ConsoleHistoryResponse = z.object({ entries: z.array(ConsoleHistoryEntry) });
+export type ConsoleHistoryResponse = z.infer<typeof ConsoleHistoryResponse>;
+
+export const ConsoleReleaseParams = z.object({ releaseId: z.uuid() }).strict();
+
+/** Counts per UTC day, oldest first, for the release page's charts. */
+export const ConsoleDailyCount = z.object({ day: z.iso.date(), devices: z.number().int().min(0) });
+
+export const ConsoleReleaseDetail = z.object({
+  id: z.uuid(),
+  channel: Channel,
+  platform: Platform,
+  runtimeVersion: RuntimeVersion,
+  createdAt: z.iso.datetime(),
+  metadata: ReleaseMetadata,
+  updatePolicy: UpdatePolicySchema.nullable(),
+  rollout: z
+    .object({ percent: z.number().int().min(0).max(100), state: RolloutState, reason: z.string().nullable() })
+    .nullable(),
+  /** The launch asset first. `size` is the stored object's byte length, null when it cannot be read. */
+  assets: z.array(ReleaseAsset.extend({ launch: z.boolean(), size: z.number().int().min(0).nullable() })),
+  /** The manifests as clients receive them, one per header namespace, with whether each signature verifies. */
+  manifests: z.array(
+    z.object({
+      namespace: ManifestNamespace,
+      body: z.string(),
+      signature: z.string(),
+      verifies: z.boolean(),
+    }),
+  ),
+  adoption: Adoption,
+  health: z.object({ received: z.number().int().min(0), failed: z.number().int().min(0) }),
+  daily: z.object({ adopted: z.array(ConsoleDailyCount), failed: z.array(ConsoleDailyCount) }),
+});
+export type ConsoleReleaseDetail = z.infer<typeof ConsoleReleaseDetail>;
+
+/** One server-sent event of GET /api/console/events (the `data:` line, JSON). */
+export const ConsoleEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('track'),
+    channel: Channel,
+    platform: Platform,
+    runtimeVersion: RuntimeVersion,
+    /** `local`: this instance changed it; `remote`: another instance did (PostgreSQL NOTIFY). */
+    origin: z.enum(['local', 'remote']),
+  }),
+  /** Notifications may have been missed (the listener reconnected): read everything again. */
+  z.object({ type: z.literal('reset') }),
+]);
+export type ConsoleEvent = z.infer<typeof ConsoleEvent>;

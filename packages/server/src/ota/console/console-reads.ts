@@ -1,0 +1,315 @@
+import {
+  CONSOLE_HISTORY_LIMIT,
+  type ConsoleHistoryEntry,
+  type ConsoleReleaseDetail,
+  type ConsoleTrack,
+  type ConsoleTrackState,
+  type ManifestNamespace,
+  type Release,
+  type ReleaseMetadata,
+  type RolloutState,
+  type Track,
+} from '@ferry/contracts';
+import { sql } from 'kysely';
+import pLimit from 'p-limit';
+import type { Database } from '../../storage/database.js';
+import { updateAssetKey } from '../../storage/objects/object-key.js';
+import type { ObjectStore } from '../../storage/objects/object-store.js';
+import { parseJson } from '../../storage/schema.js';
+import { ReleaseNotFound } from '../ota-errors.js';
+import type { ReleaseStore } from '../release-store.js';
+import type { ReportStore } from '../reports/report-store.js';
+import { signatureVerifies } from './signature-verifies.js';
+
+const DAY_MS = 86_400_000;
+/** The release page's charts cover this many UTC days, today included. */
+export const CHART_DAYS = 14;
+/** More tracks than a team has; bounds the work of one tracks page. */
+export const CONSOLE_MAX_TRACKS = 500;
+
+type Rollout = { percent: number; state: RolloutState; reason: string | null } | null;
+
+const trackKey = (t: { channel: string; platform: string; runtime_version: string }) =>
+  `${t.channel}\n${t.platform}\n${t.runtime_version}`;
+
+/** What the track serves now, from its newest entry: a directive, or a release and its rollout. */
+export function trackState(head: { kind: 'directive' } | { kind: 'release'; rollout: Rollout }): {
+  state: ConsoleTrackState;
+  percent: number;
+} {
+  if (head.kind === 'directive') return { state: 'embedded', percent: 0 };
+  const { rollout } = head;
+  if (!rollout) return { state: 'complete', percent: 100 };
+  switch (rollout.state) {
+    case 'running':
+      return { state: 'running', percent: rollout.percent };
+    case 'halted':
+      return { state: 'halted', percent: rollout.percent };
+    case 'reverted':
+      return { state: 'reverted', percent: rollout.percent };
+    default:
+      // complete; superseded cannot be a track's newest entry (whatever superseded it is newer).
+      return { state: 'complete', percent: 100 };
+  }
+}
+
+const rolloutOf = (row: {
+  rollout_percent: number | null;
+  rollout_state: RolloutState | null;
+  rollout_reason: string | null;
+}): Rollout =>
+  row.rollout_state === null
+    ? null
+    : { percent: Number(row.rollout_percent), state: row.rollout_state, reason: row.rollout_reason };
+
+/** Whole UTC days (epoch day numbers) → ISO dates, oldest first, zero-filled. */
+function dailySeries(counts: Map<number, number>, today: number): Array<{ day: string; devices: number }> {
+  const series = [];
+  for (let day = today - CHART_DAYS + 1; day <= today; day++) {
+    series.push({ day: new Date(day * DAY_MS).toISOString().slice(0, 10), devices: counts.get(day) ?? 0 });
+  }
+  return series;
+}
+
+export interface ConsoleReadsDeps {
+  database: Database;
+  store: ReleaseStore;
+  reports: ReportStore;
+  objects: ObjectStore;
+  /** The configured code-signing certificate, which stored signatures are checked against. */
+  certificatePem: string;
+  now?: () => number;
+}
+
+/**
+ * The console's reads, over the same tables the release-control API reads. Nothing here is on the
+ * manifest path: these are a handful of queries per page view.
+ */
+export class ConsoleReads {
+  private readonly now: () => number;
+  constructor(private readonly deps: ConsoleReadsDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  async tracks(): Promise<ConsoleTrack[]> {
+    // The newest release and the newest directive of every track (a window per track; both engines).
+    const releaseHeads = await sql<{
+      id: string;
+      channel: string;
+      platform: string;
+      runtime_version: string;
+      metadata: unknown;
+      created_at: number | string;
+      rollout_percent: number | null;
+      rollout_state: RolloutState | null;
+      rollout_reason: string | null;
+    }>`
+      select h.id, h.channel, h.platform, h.runtime_version, h.metadata, h.created_at,
+             ro.percent as rollout_percent, ro.state as rollout_state, ro.reason as rollout_reason
+      from (
+        select id, channel, platform, runtime_version, metadata, created_at,
+               row_number() over (partition by channel, platform, runtime_version order by created_at desc, seq desc) as n
+        from releases
+      ) as h
+      left join rollouts as ro on ro.release_id = h.id
+      where h.n = 1
+      order by h.created_at desc
+      limit ${CONSOLE_MAX_TRACKS}`.execute(this.db);
+    const directiveHeads = await sql<{
+      channel: string;
+      platform: string;
+      runtime_version: string;
+      created_at: number | string;
+    }>`
+      select channel, platform, runtime_version, max(created_at) as created_at
+      from directives group by channel, platform, runtime_version`.execute(this.db);
+    const guard = await this.db
+      .selectFrom('audit_events')
+      .select(['type', 'channel', 'platform', 'runtime_version', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('type', 'in', ['guard.blocked', 'guard.bypassed'])
+      .groupBy(['type', 'channel', 'platform', 'runtime_version'])
+      .execute();
+    const guardCounts = new Map<string, { blocks: number; bypasses: number }>();
+    for (const row of guard) {
+      if (row.channel === null || row.platform === null || row.runtime_version === null) continue;
+      const key = trackKey({ channel: row.channel, platform: row.platform, runtime_version: row.runtime_version });
+      const counts = guardCounts.get(key) ?? { blocks: 0, bypasses: 0 };
+      if (row.type === 'guard.blocked') counts.blocks += Number(row.n);
+      else counts.bypasses += Number(row.n);
+      guardCounts.set(key, counts);
+    }
+    const directives = new Map(directiveHeads.rows.map((row) => [trackKey(row), Number(row.created_at)]));
+    const ids = releaseHeads.rows.map((row) => row.id);
+    const adoption = await this.deps.reports.adoption(ids, this.now());
+    const limit = pLimit(4);
+    const health = new Map(
+      await Promise.all(ids.map((id) => limit(async () => [id, await this.deps.reports.health(id)] as const))),
+    );
+    const tracks: ConsoleTrack[] = [];
+    const seen = new Set<string>();
+    for (const row of releaseHeads.rows) {
+      const key = trackKey(row);
+      seen.add(key);
+      const releaseAt = Number(row.created_at);
+      const directiveAt = directives.get(key);
+      const directiveIsNewer = directiveAt !== undefined && directiveAt > releaseAt;
+      const { state, percent } = trackState(
+        directiveIsNewer ? { kind: 'directive' } : { kind: 'release', rollout: rolloutOf(row) },
+      );
+      const counts = guardCounts.get(key);
+      tracks.push({
+        channel: row.channel as ConsoleTrack['channel'],
+        platform: row.platform as ConsoleTrack['platform'],
+        runtimeVersion: row.runtime_version,
+        activeReleaseId: row.id,
+        message: parseJson<ReleaseMetadata>(row.metadata).message ?? null,
+        rolloutPercent: percent,
+        state,
+        adoption24h: adoption.get(row.id)?.last24h ?? 0,
+        failureRate: health.get(row.id)?.failureRate ?? null,
+        lastPublishAt: new Date(directiveIsNewer ? (directiveAt as number) : releaseAt).toISOString(),
+        guardBlocks: counts?.blocks ?? 0,
+        guardBypasses: counts?.bypasses ?? 0,
+      });
+    }
+    // A track that only ever had a directive (rare: a roll back to embedded before any release).
+    for (const row of directiveHeads.rows) {
+      const key = trackKey(row);
+      if (seen.has(key)) continue;
+      const counts = guardCounts.get(key);
+      tracks.push({
+        channel: row.channel as ConsoleTrack['channel'],
+        platform: row.platform as ConsoleTrack['platform'],
+        runtimeVersion: row.runtime_version,
+        activeReleaseId: null,
+        message: null,
+        rolloutPercent: 0,
+        state: 'embedded',
+        adoption24h: 0,
+        failureRate: null,
+        lastPublishAt: new Date(Number(row.created_at)).toISOString(),
+        guardBlocks: counts?.blocks ?? 0,
+        guardBypasses: counts?.bypasses ?? 0,
+      });
+    }
+    return tracks;
+  }
+
+  /** Releases (rollbacks among them) and directives of one track, newest first. */
+  async history(track: Track): Promise<ConsoleHistoryEntry[]> {
+    const releases = await this.db
+      .selectFrom('releases')
+      .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
+      .select([
+        'id',
+        'metadata',
+        'update_policy',
+        'created_at',
+        'seq',
+        'rollouts.percent as rollout_percent',
+        'rollouts.state as rollout_state',
+        'rollouts.reason as rollout_reason',
+      ])
+      .where('channel', '=', track.channel)
+      .where('platform', '=', track.platform)
+      .where('runtime_version', '=', track.runtimeVersion)
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(CONSOLE_HISTORY_LIMIT)
+      .execute();
+    const directives = await this.db
+      .selectFrom('directives')
+      .select(['id', 'type', 'actor', 'created_at'])
+      .where('channel', '=', track.channel)
+      .where('platform', '=', track.platform)
+      .where('runtime_version', '=', track.runtimeVersion)
+      .orderBy('created_at', 'desc')
+      .limit(CONSOLE_HISTORY_LIMIT)
+      .execute();
+    const entries: Array<ConsoleHistoryEntry & { at: number }> = [
+      ...releases.map((row) => ({
+        kind: 'release' as const,
+        at: Number(row.created_at),
+        id: row.id,
+        createdAt: new Date(Number(row.created_at)).toISOString(),
+        metadata: parseJson<ReleaseMetadata>(row.metadata),
+        updatePolicy: row.update_policy as Release['updatePolicy'],
+        rollout: rolloutOf(row),
+      })),
+      ...directives.map((row) => ({
+        kind: 'directive' as const,
+        at: Number(row.created_at),
+        id: row.id,
+        createdAt: new Date(Number(row.created_at)).toISOString(),
+        type: row.type,
+        actor: row.actor,
+      })),
+    ];
+    // A new entry is always later than the newest one (nextCreatedAt), so createdAt orders them.
+    entries.sort((a, b) => b.at - a.at);
+    return entries.slice(0, CONSOLE_HISTORY_LIMIT).map(({ at: _at, ...entry }) => entry);
+  }
+
+  async release(releaseId: string): Promise<ConsoleReleaseDetail> {
+    const release = await this.deps.store.findById(releaseId);
+    if (!release) throw new ReleaseNotFound(releaseId);
+    const rollout = await this.deps.store.rollout(releaseId);
+    const signed = await this.db
+      .selectFrom('signed_manifests')
+      .select(['namespace', 'body', 'signature'])
+      .where('release_id', '=', releaseId)
+      .orderBy('namespace')
+      .execute();
+    const limit = pLimit(8);
+    const listed = [
+      { ...release.launchAsset, launch: true },
+      ...release.assets.map((asset) => ({ ...asset, launch: false })),
+    ];
+    const assets = await Promise.all(
+      listed.map((asset) =>
+        limit(async () => {
+          const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
+          const stored = await this.deps.objects.head(key).catch(() => undefined);
+          return { ...asset, size: stored?.size ?? null };
+        }),
+      ),
+    );
+    const now = this.now();
+    const today = Math.floor(now / DAY_MS);
+    const since = (today - CHART_DAYS + 1) * DAY_MS;
+    const adopted = await sql<{ d: number | string; n: number | string }>`
+      select first_seen / ${DAY_MS} as d, count(*) as n from update_checks
+      where update_id = ${releaseId} and first_seen >= ${since} group by first_seen / ${DAY_MS}`.execute(this.db);
+    const failed = await sql<{ d: number | string; n: number | string }>`
+      select first_seen / ${DAY_MS} as d, count(*) as n from update_failures
+      where update_id = ${releaseId} and first_seen >= ${since} group by first_seen / ${DAY_MS}`.execute(this.db);
+    const byDay = (rows: Array<{ d: number | string; n: number | string }>) =>
+      new Map(rows.map((row) => [Math.floor(Number(row.d)), Number(row.n)]));
+    const health = await this.deps.reports.health(releaseId);
+    const adoption = (await this.deps.reports.adoption([releaseId], now)).get(releaseId) ?? { last24h: 0, last7d: 0 };
+    return {
+      id: release.id,
+      channel: release.channel,
+      platform: release.platform,
+      runtimeVersion: release.runtimeVersion,
+      createdAt: release.createdAt,
+      metadata: release.metadata,
+      updatePolicy: release.updatePolicy,
+      rollout: rollout ? { percent: rollout.percent, state: rollout.state, reason: rollout.reason } : null,
+      assets,
+      manifests: signed.map((row) => ({
+        namespace: row.namespace as ManifestNamespace,
+        body: row.body,
+        signature: row.signature,
+        verifies: signatureVerifies(row.body, row.signature, this.deps.certificatePem),
+      })),
+      adoption,
+      health: { received: health.received, failed: health.failed },
+      daily: { adopted: dailySeries(byDay(adopted.rows), today), failed: dailySeries(byDay(failed.rows), today) },
+    };
+  }
+}

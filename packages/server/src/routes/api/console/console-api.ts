@@ -1,0 +1,108 @@
+import {
+  ConsoleHistoryResponse,
+  ConsoleReleaseDetail,
+  ConsoleReleaseParams,
+  ConsoleTrackQuery,
+  ConsoleTracksResponse,
+  ErrorBody,
+} from '@ferry/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorBody } from '../../../http/error-body.js';
+import type { ConsoleReads } from '../../../ota/console/console-reads.js';
+import type { ConsoleEventStreams } from '../../../ota/console/event-stream.js';
+
+export interface ConsoleApiOptions {
+  reads: ConsoleReads;
+  streams: ConsoleEventStreams;
+  /** Admits operators with at least the viewer role (a console session or an operator token). */
+  requireViewer: (request: FastifyRequest) => Promise<void>;
+  perMinute: number;
+}
+
+/** The console session cookie, or an operator token (bearer). */
+const security: Array<Record<string, string[]>> = [{ releaseToken: [] }];
+
+/** The console's read API and its live event stream; every route needs the viewer role. */
+export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOptions): void {
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  const common = {
+    // onRequest: strangers are turned away before their input is read or validated.
+    onRequest: options.requireViewer,
+    config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute' } },
+  };
+  route.get(
+    '/api/console/tracks',
+    {
+      ...common,
+      schema: {
+        summary: 'Every track with its active release, rollout state, adoption, failure rate and guard counts',
+        tags: ['console'],
+        security,
+        response: { 200: ConsoleTracksResponse, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { tracks: await options.reads.tracks() };
+    },
+  );
+  route.get(
+    '/api/console/history',
+    {
+      ...common,
+      schema: {
+        summary: 'A track’s releases, rollbacks and directives, newest first',
+        tags: ['console'],
+        security,
+        querystring: ConsoleTrackQuery,
+        response: { 200: ConsoleHistoryResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { entries: await options.reads.history(request.query) };
+    },
+  );
+  route.get(
+    '/api/console/releases/:releaseId',
+    {
+      ...common,
+      schema: {
+        summary: 'A release: assets with sizes, its signed manifests and whether they verify, adoption over time',
+        tags: ['console'],
+        security,
+        params: ConsoleReleaseParams,
+        response: { 200: ConsoleReleaseDetail, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return options.reads.release(request.params.releaseId);
+    },
+  );
+  route.get(
+    '/api/console/events',
+    {
+      ...common,
+      schema: {
+        summary: 'Server-sent events: a track changed here or on another instance (text/event-stream)',
+        tags: ['console'],
+        security,
+        response: { 401: ErrorBody, 403: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      if (options.streams.full) {
+        return reply
+          .code(503)
+          .header('retry-after', '10')
+          .send(errorBody('TOO_MANY_STREAMS', 'Too many console event streams are open; try again shortly.'));
+      }
+      // The stream outlives the handler: Fastify hands the socket over.
+      reply.hijack();
+      options.streams.attach(reply.raw);
+      request.log.debug('console event stream opened');
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { errorBody } from '../http/error-body.js';
+
+/**
+ * The built console: `console/` of the installed package (copied there when the package is packed),
+ * else where `npm run build -w @ferry/console` writes it in this checkout (apps/console/dist).
+ */
+const PACKAGED_CONSOLE_ROOT = fileURLToPath(new URL('../../console', import.meta.url));
+export const DEFAULT_CONSOLE_ROOT = fs.existsSync(PACKAGED_CONSOLE_ROOT)
+  ? PACKAGED_CONSOLE_ROOT
+  : fileURLToPath(new URL('../../../../apps/console/dist', import.meta.url));
+
+/** Only the console's own files and API: no inline script or style, not frameable. */
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const consoleHeaders =
+  (root: string) =>
+  (reply: FastifyReply, filePath: string): void => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    const hashed = path.relative(root, filePath).split(path.sep)[0] === 'assets';
+    reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (filePath.endsWith('.html')) reply.header('content-security-policy', CONSOLE_CONTENT_SECURITY_POLICY);
+  };
+
+/**
+ * Serves the release console at /console/ (its pages are hash routes, so index.html is the only
+ * document). Not built: /console answers 503 and says how to build it; the API does not need it.
+ */
+export async function consoleAppRoutes(app: FastifyInstance, options: { root: string }): Promise<void> {
+  if (!fs.existsSync(path.join(options.root, 'index.html'))) {
+    app.log.warn({ root: options.root }, 'console not built: run `npm run build -w @ferry/console`');
+    for (const url of ['/console', '/console/']) {
+      app.get(url, { schema: { hide: true } }, async (_request, reply) =>
+        reply
+          .code(503)
+          .send(errorBody('CONSOLE_NOT_BUILT', 'The console is not built. Run `npm run build -w @ferry/console`.')),
+      );
+    }
+    return;
+  }
+  await app.register(async (scope) => {
+    await scope.register(fastifyStatic, {
+      root: options.root,
+      prefix: '/console/',
+      decorateReply: false,
+      index: ['index.html'],
+      redirect: true,
+      cacheControl: false,
+      serveDotFiles: false,
+      setHeaders: consoleHeaders(options.root),
+      schemaHide: true,
+    });
+  });
+}

@@ -1,0 +1,194 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  type ConsoleEvent,
+  ConsoleHistoryResponse,
+  ConsoleReleaseDetail,
+  ConsoleTracksResponse,
+} from '@ferry/contracts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, describeEachEngine, type TestDatabase } from '../../support/engines.js';
+import { type EventStreamReader, openEventStream } from '../../support/event-stream-reader.js';
+import { fileOf, publishRelease } from '../../support/publisher.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
+
+/**
+ * The console's read API and live events over HTTP (issue 19): what the pages under /console show,
+ * read from the same tables as the release-control API, and the stream that tells them a track
+ * changed on this instance or (PostgreSQL) on another one.
+ */
+const launch = () => fileOf(`console.log("${randomBytes(8).toString('hex')}")`, 'application/javascript', '.bundle');
+const track = (runtimeVersion: string) => ({ channel: 'production', platform: 'android', runtimeVersion }) as const;
+const query = (t: { channel: string; platform: string; runtimeVersion: string }) => new URLSearchParams(t).toString();
+
+describeEachEngine('console read API', (engine) => {
+  let database: TestDatabase;
+  let a: TestServer;
+  let b: TestServer | undefined;
+  let viewer: Record<string, string>;
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    a = await startTestServer(engine, { database });
+    // Two instances on one database only make sense with PostgreSQL (NOTIFY between them).
+    if (engine === 'postgres') b = await startTestServer(engine, { database });
+    viewer = { authorization: `Bearer ${a.token}` };
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+  });
+
+  const get = (path: string, headers = viewer) => fetch(a.url + path, { headers });
+
+  it('turns away requests without credentials (401, common error body)', async () => {
+    for (const path of [
+      '/api/console/tracks',
+      `/api/console/history?${query(track('x'))}`,
+      `/api/console/releases/${randomUUID()}`,
+      '/api/console/events',
+    ]) {
+      const response = await get(path, {});
+      expect(response.status, path).toBe(401);
+      expect((await response.json()).error.code).toBe('UNAUTHORIZED');
+    }
+  });
+
+  it('answers bad input with 400 and an unknown release with 404, in the common error body', async () => {
+    const missing = await get('/api/console/history?channel=production');
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.code).toBe('VALIDATION_FAILED');
+    const badPlatform = await get(`/api/console/history?${query({ ...track('1'), platform: 'windows' })}`);
+    expect(badPlatform.status).toBe(400);
+    const notUuid = await get('/api/console/releases/not-a-uuid');
+    expect(notUuid.status).toBe(400);
+    expect((await notUuid.json()).error.code).toBe('VALIDATION_FAILED');
+    const unknown = await get(`/api/console/releases/${randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.code).toBe('NOT_FOUND');
+  });
+
+  it('shows every track with its state, share, guard counts and last publish', async () => {
+    const complete = track('tracks-complete');
+    const running = track('tracks-running');
+    const embedded = track('tracks-embedded');
+    const first = await publishRelease(a, { ...complete, launch: launch(), payload: { fingerprint: 'fp-1' } });
+    // A changed fingerprint on a production track: the guard refuses it, and the console counts it.
+    const refused = await a.authed('/api/updates/release', {
+      method: 'POST',
+      body: JSON.stringify({
+        ...complete,
+        launchAsset: { url: 'https://example.com/a.js', hash: 'A'.repeat(43) },
+        assets: [],
+        fingerprint: 'fp-2',
+      }),
+    });
+    expect(refused.status).toBe(409);
+    const staged = await publishRelease(a, { ...running, launch: launch(), payload: { rollout: { percent: 25 } } });
+    await publishRelease(a, { ...embedded, launch: launch() });
+    const directive = await a.authed('/api/updates/directives', {
+      method: 'POST',
+      body: JSON.stringify({ ...embedded, type: 'rollBackToEmbedded' }),
+    });
+    expect(directive.status).toBe(201);
+
+    const response = await get('/api/console/tracks');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const { tracks } = ConsoleTracksResponse.parse(await response.json());
+    const find = (runtimeVersion: string) => tracks.find((t) => t.runtimeVersion === runtimeVersion);
+    expect(find(complete.runtimeVersion)).toMatchObject({
+      activeReleaseId: first.id,
+      state: 'complete',
+      rolloutPercent: 100,
+      guardBlocks: 1,
+      guardBypasses: 0,
+      adoption24h: 0,
+      failureRate: null,
+    });
+    expect(find(running.runtimeVersion)).toMatchObject({ activeReleaseId: staged.id, state: 'running', rolloutPercent: 25 });
+    expect(find(embedded.runtimeVersion)).toMatchObject({ state: 'embedded' });
+    // The directive is the embedded track's newest entry: its time is the last publish.
+    const embeddedTrack = find(embedded.runtimeVersion);
+    const { directive: created } = (await directive.json()) as { directive: { createdAt: string } };
+    expect(embeddedTrack?.lastPublishAt).toBe(created.createdAt);
+  });
+
+  it('lists a track’s history newest first, with rollbacks and directives as such', async () => {
+    const t = track('history-1');
+    const one = await publishRelease(a, { ...t, launch: launch(), payload: { metadata: { message: 'first', commit: 'aaa', branch: 'main', actor: 'ci' } } });
+    const two = await publishRelease(a, { ...t, launch: launch(), payload: { metadata: { message: 'second' } } });
+    const rollback = await a.authed('/api/updates/rollback', { method: 'POST', body: JSON.stringify({ ...t }) });
+    expect(rollback.status).toBe(201);
+    const directive = await a.authed('/api/updates/directives', {
+      method: 'POST',
+      body: JSON.stringify({ ...t, type: 'rollBackToEmbedded', actor: 'alice' }),
+    });
+    expect(directive.status).toBe(201);
+
+    const response = await get(`/api/console/history?${query(t)}`);
+    expect(response.status).toBe(200);
+    const { entries } = ConsoleHistoryResponse.parse(await response.json());
+    expect(entries.map((e) => e.kind)).toEqual(['directive', 'release', 'release', 'release']);
+    expect(entries[0]).toMatchObject({ kind: 'directive', type: 'rollBackToEmbedded', actor: 'alice' });
+    expect(entries[1]).toMatchObject({ kind: 'release', metadata: { rolledBackFrom: one.id, message: 'first' } });
+    expect(entries[2]).toMatchObject({ kind: 'release', id: two.id, metadata: { message: 'second' } });
+    expect(entries[3]).toMatchObject({ id: one.id, metadata: { commit: 'aaa', branch: 'main', actor: 'ci' } });
+  });
+
+  it('shows a release: assets with their stored sizes, the signed manifests verifying, 14 days of counts', async () => {
+    const body = launch();
+    const image = fileOf(randomBytes(1234), 'image/png', '.png');
+    const { id } = await publishRelease(a, { ...track('detail-1'), launch: body, assets: [image] });
+    const response = await get(`/api/console/releases/${id}`);
+    expect(response.status).toBe(200);
+    const detail = ConsoleReleaseDetail.parse(await response.json());
+    expect(detail.assets.map((asset) => [asset.launch, asset.size])).toEqual([
+      [true, body.body.length],
+      [false, 1234],
+    ]);
+    expect(detail.manifests.map((m) => m.namespace).sort()).toEqual(['expo', 'ota']);
+    expect(detail.manifests.every((m) => m.verifies)).toBe(true);
+    expect(JSON.parse(detail.manifests[0]!.body).id).toBe(id);
+    expect(detail.daily.adopted).toHaveLength(14);
+    expect(detail.daily.failed).toHaveLength(14);
+    expect(detail.health).toEqual({ received: 0, failed: 0 });
+  });
+
+  it('streams a publish, a rollout change and a directive made on this instance as they happen', async () => {
+    const t = track('events-local');
+    const stream = await openEventStream(`${a.url}/api/console/events`, viewer);
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const about = (e: { data: string }) => (JSON.parse(e.data) as ConsoleEvent).type === 'track' && e.data.includes(t.runtimeVersion);
+      const published = publishRelease(a, { ...t, launch: launch(), payload: { rollout: { percent: 10 } } });
+      const event = JSON.parse((await stream.next(about)).data) as ConsoleEvent;
+      expect(event).toEqual({ type: 'track', ...t, origin: 'local' });
+      const { id } = await published;
+      await stream.next(() => true);
+      const count = () => stream.raw().split('event: track').length;
+      const before = count();
+      const change = await a.authed(`/api/updates/rollouts/${id}`, {
+        method: 'POST',
+        body: JSON.stringify({ action: 'percent', percent: 50 }),
+      });
+      expect(change.status).toBe(200);
+      await expect.poll(count).toBeGreaterThan(before);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('streams what another instance changed (PostgreSQL NOTIFY), marked remote', async () => {
+    if (!b) return; // one instance per SQLite file: nothing else can change a track
+    const t = track('events-remote');
+    const stream = await openEventStream(`${a.url}/api/console/events`, viewer);
+    try {
+      await publishRelease(b, { ...t, launch: launch() });
+      const event = await stream.next((e) => e.data.includes(t.runtimeVersion));
+      expect(JSON.parse(event.data)).toEqual({ type: 'track', ...t, origin: 'remote' });
+    } finally {
+      stream.close();
+    }
+  });
+});
