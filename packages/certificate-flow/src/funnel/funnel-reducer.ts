@@ -48,7 +48,8 @@ export function funnelReducer(state: FunnelState, event: FunnelEvent): FunnelSta
     case 'introSubmitted': {
       if (state.step !== 'intro' || state.pending) return state;
       const fieldErrors = validateIntro(state.document, state.intro);
-      if (!isIntroValid(fieldErrors)) return { ...state, fieldErrors, alert: alertOf('invalidInput') };
+      // Shown once, next to the fields: no alert on top of the inline errors.
+      if (!isIntroValid(fieldErrors)) return { ...state, fieldErrors, alert: null };
       return begin({ ...state, fieldErrors: {} }, 'encrypt');
     }
 

@@ -1,4 +1,5 @@
 import type { CertificateDocument, CertificateVendor, ProviderCode, TwoWayInfo } from '@ferry/contracts';
+import type { FunnelMessage } from '../i18n/catalogue.js';
 import type { FunnelAlert } from './alerts.js';
 
 /** The spec's client funnel. There is no error step: failures are alerts on one of these. */
@@ -19,7 +20,8 @@ export interface IntroInput {
   childNm: string;
 }
 export type IntroField = keyof IntroInput;
-export type IntroErrors = Partial<Record<IntroField, string>>;
+/** What is wrong with each field, as a catalogue message the client renders next to the field. */
+export type IntroErrors = Partial<Record<IntroField, FunnelMessage>>;
 
 /** The call in flight, if any. `id` lets the reducer ignore a late answer to an abandoned call. */
 export interface PendingWork {

@@ -7,29 +7,29 @@ export const FAMILY_NAME_MAX = 64;
 const FAMILY_FIELDS = ['fthrNm', 'mthrNm', 'sposNm', 'childNm'] as const;
 
 /**
- * The intro step's rules, with a sentence per failing field. The server checks the same rules
+ * The intro step's rules, with a message (catalogue key) per failing field. The server checks the same rules
  * (the contracts' schemas); checking here first keeps the plain back part from ever being sent
  * in a request that is bound to fail.
  */
 export function validateIntro(document: CertificateDocument, intro: IntroInput): IntroErrors {
   const errors: IntroErrors = {};
   if (!isResidentNumberFront(intro.front)) {
-    errors.front = 'Enter the first 6 digits of your resident registration number (your birth date, YYMMDD).';
+    errors.front = { key: 'validation.front' };
   }
   if (!isResidentNumberBack(intro.back)) {
-    errors.back = 'Enter the last 7 digits of your resident registration number.';
+    errors.back = { key: 'validation.back' };
   }
   if (needsAddress(document)) {
-    if (siggOf(intro.sido).length === 0) errors.sido = 'Choose the province or city of your registered address.';
-    else if (!isKnownRegion(intro.sido, intro.sigg)) errors.sigg = 'Choose the district of your registered address.';
+    if (siggOf(intro.sido).length === 0) errors.sido = { key: 'validation.sido' };
+    else if (!isKnownRegion(intro.sido, intro.sigg)) errors.sigg = { key: 'validation.sigg' };
   } else {
     for (const field of FAMILY_FIELDS) {
       if (intro[field].trim().length > FAMILY_NAME_MAX) {
-        errors[field] = `A name can have at most ${FAMILY_NAME_MAX} characters.`;
+        errors[field] = { key: 'validation.nameTooLong', values: { max: FAMILY_NAME_MAX } };
       }
     }
     if (FAMILY_FIELDS.every((field) => intro[field].trim() === '')) {
-      errors.fthrNm = "Enter at least one family member's name (father, mother, spouse or child).";
+      errors.fthrNm = { key: 'validation.familyRequired' };
     }
   }
   return errors;

@@ -69,12 +69,12 @@ describe('funnel reducer', () => {
     expect(JSON.stringify(state)).not.toContain('1234567');
   });
 
-  it('keeps invalid input on intro with field errors and an alert, and starts no work', () => {
+  it('keeps invalid input on intro with inline field errors only (no alert on top), and starts no work', () => {
     const state = run(initialFunnelState({ vendor: 'VENDOR_A' }), { type: 'introSubmitted' });
     expect(state.step).toBe('intro');
     expect(state.pending).toBeNull();
     expect(Object.keys(state.fieldErrors).sort()).toEqual(['back', 'front', 'sido']);
-    expect(state.alert?.kind).toBe('invalidInput');
+    expect(state.alert).toBeNull();
   });
 
   it('clears a field error when the field changes, and the district when the province changes', () => {
@@ -196,9 +196,6 @@ describe('funnel reducer', () => {
   });
 
   it('dismissing an alert clears it and changes nothing else', () => {
-    const alerted = run(initialFunnelState({ vendor: 'VENDOR_A' }), { type: 'introSubmitted' });
-    expect(alerted.alert).not.toBeNull();
-    expect(run(alerted, { type: 'alertDismissed' })).toEqual({ ...alerted, alert: null });
     const confirmAlerted = run(atConfirm(), { type: 'completePressed' });
     const failed = run(confirmAlerted, {
       type: 'workFailed',

@@ -1,8 +1,6 @@
-import { PROVIDERS, type Provider } from '@ferry/contracts';
-
 /**
- * The simple-authentication providers in display order, straight from @ferry/contracts: the web
- * funnel renders the same list, so both show the same five, labels and colours, and neither shows
- * the provider the original web client had commented out.
+ * The simple-authentication providers in display order. The list lives in @ferry/certificate-flow
+ * (CERTIFICATE_PROVIDERS), the one the web funnel renders too, so both show the same five, labels
+ * (catalogue keys providerLabelKey(code)) and colours.
  */
-export const CERTIFICATE_PROVIDERS: readonly Provider[] = [...PROVIDERS].sort((a, b) => a.order - b.order);
+export { CERTIFICATE_PROVIDERS } from '@ferry/certificate-flow';
