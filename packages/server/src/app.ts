@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { operatorAccessPlugin } from './auth/operator-access-plugin.js';
 import { certificatesPlugin } from './certificates/certificates-plugin.js';
 import { describeAreas } from './config/areas.js';
 import type { Config } from './config/config.js';
@@ -70,6 +71,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthPlugin);
   await app.register(objectsPlugin, { config: config.objects, objectsBaseUrl, now });
   if (areas.ota && config.updates && config.releaseToken) {
+    // Before the OTA routes: each names the operator action it needs (auth/operator-access.ts).
+    await app.register(operatorAccessPlugin, {
+      releaseToken: config.releaseToken,
+      publicUrl: config.publicUrl,
+      oidc: config.consoleOidc,
+      perMinute: config.limits.releasePerMinute,
+      now,
+    });
     await app.register(otaPlugin, {
       updates: config.updates,
       releaseToken: config.releaseToken,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { type Areas, parseAreas } from './areas.js';
 import { type CertificateConfig, loadCertificateConfig } from './certificate-config.js';
+import { type ConsoleOidcConfig, loadConsoleOidcConfig } from './console-oidc-config.js';
 import { ConfigError, type Env } from './env.js';
 import { loadMetricsConfig, type MetricsConfig } from './metrics-config.js';
 import { loadObjectsConfig, type ObjectsConfig } from './object-store-config.js';
@@ -90,6 +91,8 @@ export interface Config {
    * off: its variables are then neither required nor read.
    */
   updates: UpdatesConfig | undefined;
+  /** Operator single sign-on (CONSOLE_OIDC_*, console-oidc-config.ts); undefined when off or with the OTA area off. */
+  consoleOidc?: ConsoleOidcConfig;
   /** Where /metrics is served: off, the main port behind METRICS_TOKEN, or METRICS_PORT (metrics-config.ts). */
   metrics: MetricsConfig;
 }
@@ -144,5 +147,6 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     objects: loadObjectsConfig(setEnv, { production, dataDir }),
     updates: areas.ota ? loadUpdatesConfig(setEnv, production) : undefined,
     metrics: loadMetricsConfig(setEnv, port),
+    consoleOidc: areas.ota ? loadConsoleOidcConfig(setEnv) : undefined,
   };
 }

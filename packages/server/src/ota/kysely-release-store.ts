@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Release, type Track, trackName } from '@ferry/contracts';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { currentAuditIdentity } from '../auth/audit-identity.js';
 import type { Database } from '../storage/database.js';
 import {
   type DatabaseSchema,
@@ -208,7 +209,8 @@ async function insertAudit(db: Executor, event: NewAuditEvent, now: Date): Promi
       platform: event.track?.platform ?? null,
       runtime_version: event.track?.runtimeVersion ?? null,
       release_id: event.releaseId ?? null,
-      details: toJson(event.details),
+      // Who acted, when an operator did (auth/audit-identity.ts); nothing for the release token.
+      details: toJson({ ...event.details, ...currentAuditIdentity() }),
       created_at: now.getTime(),
     })
     .execute();

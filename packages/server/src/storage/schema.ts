@@ -32,6 +32,30 @@ export interface AuditEventsTable {
   created_at: number;
 }
 
+/** Operator tokens (migration 017): only the token's SHA-256 is kept. */
+export interface OperatorTokensTable {
+  id: string;
+  name: string;
+  role: 'viewer' | 'releaser' | 'admin';
+  token_hash: string;
+  created_at: number;
+  created_by: string;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+/** Console sessions (migration 017): only the session id's SHA-256 is kept. */
+export interface OperatorSessionsTable {
+  id_hash: string;
+  kind: 'token' | 'oidc';
+  token_id: string | null;
+  subject: string;
+  name: string;
+  role: 'viewer' | 'releaser' | 'admin';
+  created_at: number;
+  expires_at: number;
+}
+
 export interface AssignmentsTable {
   id: string;
   user_id: string;
@@ -129,6 +153,8 @@ export interface DatabaseSchema {
   assignments: AssignmentsTable;
   certificate_authentication_states: CertificateAuthenticationStatesTable;
   certificate_issuances: CertificateIssuancesTable;
+  operator_tokens: OperatorTokensTable;
+  operator_sessions: OperatorSessionsTable;
 }
 
 export const parseJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ReleaseAsset } from '@ferry/contracts';
+import { currentAuditIdentity } from '../../auth/audit-identity.js';
 import type { Database } from '../../storage/database.js';
 import { parseJson, toJson } from '../../storage/schema.js';
 import type { ReleaseForGc } from './releases-to-keep.js';
@@ -119,7 +120,7 @@ export class KyselyGcStore {
         platform: null,
         runtime_version: null,
         release_id: null,
-        details: toJson(event.details),
+        details: toJson({ ...event.details, ...currentAuditIdentity() }),
         created_at: now.getTime(),
       })
       .execute();

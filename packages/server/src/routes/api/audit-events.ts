@@ -2,11 +2,11 @@ import { Readable } from 'node:stream';
 import { type AuditEvent, AuditExportQuery, ErrorBody, NDJSON_MEDIA_TYPE } from '@ferry/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireOperatorAction } from '../../auth/operator-access.js';
 import type { AuditExport, OpenedExport } from '../../ota/audit-export.js';
 
 export interface AuditEventsRouteOptions {
   audit: AuditExport;
-  requireReleaseToken: (request: FastifyRequest) => Promise<void>;
   perMinute: number;
   rateKey: (request: FastifyRequest) => string;
 }
@@ -27,7 +27,7 @@ export function auditEventsRoute(app: FastifyInstance, options: AuditEventsRoute
     '/api/audit-events',
     {
       // onRequest: strangers are turned away before their input is read or validated.
-      onRequest: options.requireReleaseToken,
+      onRequest: requireOperatorAction('read'),
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary: 'Audit events as NDJSON (application/x-ndjson), oldest first; resume with after=<last seq>',

@@ -9,6 +9,7 @@ import { signedManifestsMigration } from './013_signed_manifests.js';
 import { rolloutsAndDirectivesMigration } from './014_rollouts_and_directives.js';
 import { updateReportsMigration } from './015_update_reports.js';
 import { releaseListingMigration } from './016_release_listing.js';
+import { operatorTokensMigration } from './017_operator_tokens.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -25,6 +26,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '014_rollouts_and_directives': rolloutsAndDirectivesMigration,
   '015_update_reports': updateReportsMigration,
   '016_release_listing': releaseListingMigration,
+  '017_operator_tokens': operatorTokensMigration,
 };
 
 class EngineMigrationProvider implements MigrationProvider {

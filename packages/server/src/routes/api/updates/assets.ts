@@ -1,6 +1,7 @@
 import { AssetUploadCheckRequest, AssetUploadCheckResponse, ErrorBody } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireOperatorAction } from '../../../auth/operator-access.js';
 import type { AssetUploadService } from '../../../ota/assets/asset-upload-service.js';
 
 /** 10 000 assets of ~150 bytes each fit comfortably. */
@@ -8,7 +9,6 @@ const ASSET_CHECK_BODY_LIMIT = 4 * 1024 * 1024;
 
 export interface AssetsRouteOptions {
   service: AssetUploadService;
-  requireReleaseToken: (request: FastifyRequest) => Promise<void>;
   perMinute: number;
   rateKey: (request: FastifyRequest) => string;
 }
@@ -19,7 +19,7 @@ export function assetsRoute(app: FastifyInstance, options: AssetsRouteOptions): 
     '/api/updates/assets',
     {
       bodyLimit: ASSET_CHECK_BODY_LIMIT,
-      onRequest: options.requireReleaseToken,
+      onRequest: requireOperatorAction('publish'),
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary: 'Which assets of a track are stored; upload URLs for the missing ones',

@@ -1,11 +1,12 @@
 import { DirectiveCreatedResponse, DirectiveRequest, ErrorBody } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actAs } from '../../../auth/audit-identity.js';
+import { requireOperatorAction } from '../../../auth/operator-access.js';
 import type { RolloutService } from '../../../ota/rollout/rollout-service.js';
 
 export interface DirectivesRouteOptions {
   rollouts: RolloutService;
-  requireReleaseToken: (request: FastifyRequest) => Promise<void>;
   perMinute: number;
   rateKey: (request: FastifyRequest) => string;
 }
@@ -15,7 +16,7 @@ export function directivesRoute(app: FastifyInstance, options: DirectivesRouteOp
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/updates/directives',
     {
-      onRequest: options.requireReleaseToken,
+      onRequest: requireOperatorAction('directive.create'),
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary: 'Roll a track back to the embedded bundle (a signed rollBackToEmbedded directive)',
@@ -25,11 +26,17 @@ export function directivesRoute(app: FastifyInstance, options: DirectivesRouteOp
         tags: ['updates'],
         security: [{ releaseToken: [] }],
         body: DirectiveRequest,
-        response: { 201: DirectiveCreatedResponse, 400: ErrorBody, 401: ErrorBody },
+        response: { 201: DirectiveCreatedResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
       },
     },
     async (request, reply) => {
-      const directive = await options.rollouts.rollBackToEmbedded(request.body, request.body.actor ?? 'release-token');
+      // An operator's directive is recorded as theirs, in the audit log and on the directive.
+      const directive = await actAs(request, request.body.actor, (actor) =>
+        options.rollouts.rollBackToEmbedded(
+          { ...request.body, actor: request.operator?.kind === 'release-token' ? request.body.actor : actor },
+          actor,
+        ),
+      );
       return reply.code(201).send({ directive });
     },
   );

@@ -1,11 +1,12 @@
 import { AssetGcRequest, AssetGcResponse, ErrorBody } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actAs } from '../../../auth/audit-identity.js';
+import { requireOperatorAction } from '../../../auth/operator-access.js';
 import type { AssetCollector } from '../../../ota/gc/asset-collector.js';
 
 export interface AssetGcRouteOptions {
   collector: AssetCollector;
-  requireReleaseToken: (request: FastifyRequest) => Promise<void>;
   perMinute: number;
   rateKey: (request: FastifyRequest) => string;
 }
@@ -16,7 +17,7 @@ export function assetGcRoute(app: FastifyInstance, options: AssetGcRouteOptions)
     '/api/updates/gc',
     {
       // onRequest: strangers are turned away before their input is read or validated.
-      onRequest: options.requireReleaseToken,
+      onRequest: requireOperatorAction('gc'),
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary:
@@ -27,6 +28,6 @@ export function assetGcRoute(app: FastifyInstance, options: AssetGcRouteOptions)
         response: { 200: AssetGcResponse, 400: ErrorBody, 401: ErrorBody, 409: ErrorBody, 503: ErrorBody },
       },
     },
-    async (request) => options.collector.collect(request.body, request.body.actor ?? 'release-token'),
+    async (request) => actAs(request, request.body.actor, (actor) => options.collector.collect(request.body, actor)),
   );
 }

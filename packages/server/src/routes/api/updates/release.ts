@@ -1,11 +1,11 @@
 import { ErrorBody, ReleaseCreatedResponse, ReleasePayload } from '@ferry/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireOperatorAction } from '../../../auth/operator-access.js';
 import type { ReleaseService } from '../../../ota/release-service.js';
 
 export interface ReleaseRouteOptions {
   service: ReleaseService;
-  requireReleaseToken: (request: import('fastify').FastifyRequest) => Promise<void>;
   bodyLimit: number;
   perMinute: number;
   rateKey: (request: import('fastify').FastifyRequest) => string;
@@ -17,7 +17,7 @@ export function releaseRoute(app: FastifyInstance, options: ReleaseRouteOptions)
     {
       bodyLimit: options.bodyLimit,
       // onRequest: strangers are turned away before their body is read or validated.
-      onRequest: options.requireReleaseToken,
+      onRequest: requireOperatorAction('publish'),
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary: 'Register an OTA release (guarded against native changes on production)',

@@ -1,11 +1,11 @@
 import { ErrorBody, ReleaseListQuery, ReleaseListResponse } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireOperatorAction } from '../../../auth/operator-access.js';
 import type { ReleaseListing } from '../../../ota/release-listing.js';
 
 export interface ReleasesRouteOptions {
   listing: ReleaseListing;
-  requireReleaseToken: (request: FastifyRequest) => Promise<void>;
   perMinute: number;
   rateKey: (request: FastifyRequest) => string;
 }
@@ -19,7 +19,7 @@ export function releasesRoute(app: FastifyInstance, options: ReleasesRouteOption
     '/api/updates/releases',
     {
       // onRequest: strangers are turned away before their input is read or validated.
-      onRequest: options.requireReleaseToken,
+      onRequest: requireOperatorAction('read'),
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
         summary: 'Releases newest first, filtered by channel, platform and runtimeVersion, a page at a time',

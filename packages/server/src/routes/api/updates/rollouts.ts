@@ -1,11 +1,12 @@
 import { ErrorBody, RolloutChange, RolloutParams, RolloutResponse } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actAs } from '../../../auth/audit-identity.js';
+import { requireOperatorAction } from '../../../auth/operator-access.js';
 import type { RolloutService } from '../../../ota/rollout/rollout-service.js';
 
 export interface RolloutsRouteOptions {
   rollouts: RolloutService;
-  requireReleaseToken: (request: FastifyRequest) => Promise<void>;
   perMinute: number;
   rateKey: (request: FastifyRequest) => string;
 }
@@ -14,21 +15,21 @@ export interface RolloutsRouteOptions {
 export function rolloutsRoute(app: FastifyInstance, options: RolloutsRouteOptions): void {
   const route = app.withTypeProvider<ZodTypeProvider>();
   const common = {
-    // onRequest: strangers are turned away before their input is read or validated.
-    onRequest: options.requireReleaseToken,
     config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
   };
   route.get(
     '/api/updates/rollouts/:releaseId',
     {
       ...common,
+      // onRequest: strangers are turned away before their input is read or validated.
+      onRequest: requireOperatorAction('read'),
       schema: {
         summary:
           "A release's rollout: share, state (running, complete, reverted, halted, superseded) and device health",
         tags: ['updates'],
         security: [{ releaseToken: [] }],
         params: RolloutParams,
-        response: { 200: RolloutResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+        response: { 200: RolloutResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => ({ rollout: await options.rollouts.view(request.params.releaseId) }),
@@ -37,6 +38,7 @@ export function rolloutsRoute(app: FastifyInstance, options: RolloutsRouteOption
     '/api/updates/rollouts/:releaseId',
     {
       ...common,
+      onRequest: requireOperatorAction('rollout.change'),
       schema: {
         summary: 'Change a running rollout: a new share (100 completes it), complete, or revert',
         description:
@@ -47,14 +49,19 @@ export function rolloutsRoute(app: FastifyInstance, options: RolloutsRouteOption
         security: [{ releaseToken: [] }],
         params: RolloutParams,
         body: RolloutChange,
-        response: { 200: RolloutResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+        response: {
+          200: RolloutResponse,
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+        },
       },
     },
     async (request) => ({
-      rollout: await options.rollouts.change(
-        request.params.releaseId,
-        request.body,
-        request.body.actor ?? 'release-token',
+      rollout: await actAs(request, request.body.actor, (actor) =>
+        options.rollouts.change(request.params.releaseId, request.body, actor),
       ),
     }),
   );

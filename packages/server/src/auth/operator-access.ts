@@ -1,0 +1,222 @@
+import { CONSOLE_CSRF_HEADER } from '@ferry/contracts';
+import type { FastifyRequest } from 'fastify';
+import { DependencyUnavailable, DomainError, Unauthenticated } from '../errors/domain-error.js';
+import { bearerTokenOf, tokensMatch } from '../http/bearer-token.js';
+import { credentialHash, looksLikeOperatorToken } from './operator-credential.js';
+import { looksLikeJwt, type OidcOperatorVerifier, OidcTokenRefused } from './operator-oidc.js';
+import {
+  mayPerform,
+  OPERATOR_ACTIONS,
+  type OperatorAction,
+  type OperatorRole,
+  type Principal,
+} from './operator-roles.js';
+import type { OperatorTokenStore } from './operator-token-store.js';
+
+/**
+ * Who a release-control request comes from (issue 19). `kind`: an operator token, an OIDC identity,
+ * or the CI release token (OTA_RELEASE_TOKEN, id and name `release-token`, role `releaser`, which
+ * may also publish and collect garbage but never sign in to the console or manage tokens).
+ * `via`: how it was presented: the Authorization header, or the console's session cookie.
+ */
+export interface Operator {
+  kind: 'token' | 'oidc' | 'release-token';
+  id: string;
+  name: string;
+  role: OperatorRole;
+  via: 'bearer' | 'session';
+  /** An OIDC token's exp (epoch ms): a console session made with it ends no later. */
+  expiresAtMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by requireOperatorAction / requireOperatorRole once the request is admitted. */
+    operator?: Operator;
+  }
+  interface FastifyInstance {
+    /** Operator authentication and authorization (operator-access-plugin.ts). */
+    operatorAccess: OperatorAccess;
+  }
+}
+
+export const SESSION_COOKIE = 'ferry_console';
+/** The cookie's name over https: the __Host- prefix makes browsers insist on Secure, Path=/ and no Domain. */
+export const SECURE_SESSION_COOKIE = '__Host-ferry_console';
+
+const CHALLENGE = 'Bearer realm="ferry"';
+const unauthenticated = (message: string) => new Unauthenticated(message, CHALLENGE);
+
+export class OperatorForbidden extends DomainError {
+  override name = 'OperatorForbidden';
+  constructor(message: string, code = 'FORBIDDEN', details: Record<string, unknown> = {}) {
+    super('forbidden', code, message, details);
+  }
+}
+
+const principalOf = (operator: Operator): Principal =>
+  operator.kind === 'release-token' ? 'release-token' : operator.role;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface OperatorAccessOptions {
+  store: OperatorTokenStore;
+  /** OTA_RELEASE_TOKEN; undefined when the OTA area is off. */
+  releaseToken: string | undefined;
+  /** The OIDC verifier when CONSOLE_OIDC_JWKS_URL is set. */
+  oidc: OidcOperatorVerifier | undefined;
+  /** The session cookie's name (SECURE_SESSION_COOKIE when PUBLIC_URL is https). */
+  cookieName: string;
+}
+
+/**
+ * Authenticates a release-control request (an operator token, an OIDC token, the release token, or
+ * the console session cookie) and authorizes it with the one access rule, `mayPerform`. Every
+ * credential is checked against the database on every request: a revoked token or an ended session
+ * is refused by every instance at once.
+ */
+export class OperatorAccess {
+  constructor(private readonly options: OperatorAccessOptions) {}
+
+  get cookieName(): string {
+    return this.options.cookieName;
+  }
+
+  /** The operator a bearer credential names, or a 401/403/503 domain error. */
+  async fromBearer(credential: string): Promise<Operator> {
+    if (looksLikeOperatorToken(credential)) {
+      const token = await this.options.store.active(credential);
+      if (!token) throw unauthenticated('The operator token is not valid or has been revoked.');
+      await this.options.store.touch(token);
+      return { kind: 'token', id: token.id, name: token.name, role: token.role, via: 'bearer' };
+    }
+    const { releaseToken, oidc } = this.options;
+    if (releaseToken !== undefined && tokensMatch(credential, releaseToken)) {
+      return { kind: 'release-token', id: 'release-token', name: 'release-token', role: 'releaser', via: 'bearer' };
+    }
+    if (oidc && looksLikeJwt(credential)) {
+      try {
+        const identity = await oidc(credential);
+        return {
+          kind: 'oidc',
+          id: identity.subject,
+          name: identity.name,
+          role: identity.role,
+          via: 'bearer',
+          expiresAtMs: identity.expiresAtMs,
+        };
+      } catch (error) {
+        if (!(error instanceof OidcTokenRefused)) throw error;
+        if (error.reason === 'no-role') throw new OperatorForbidden(error.message, 'NO_OPERATOR_ROLE');
+        if (error.reason === 'unavailable') throw new DependencyUnavailable('identity provider');
+        throw unauthenticated(error.message);
+      }
+    }
+    throw unauthenticated('The bearer token is not valid.');
+  }
+
+  /** The operator of a console session cookie, or undefined when the session has ended (or never was). */
+  async fromSession(sessionId: string): Promise<Operator | undefined> {
+    const session = await this.options.store.session(credentialHash(sessionId));
+    if (!session) return undefined;
+    const id = session.kind === 'token' ? (session.tokenId ?? '') : session.subject;
+    return { kind: session.kind, id, name: session.name, role: session.role, via: 'session' };
+  }
+
+  sessionIdOf(request: FastifyRequest): string | undefined {
+    const value = request.cookies?.[this.options.cookieName];
+    return value ? value : undefined;
+  }
+
+  /**
+   * Who the request comes from: a bearer credential wins over the cookie (the CLI and CI never send
+   * one). Throws 401 without any credential or with a bad one.
+   */
+  async authenticate(request: FastifyRequest): Promise<Operator> {
+    const bearer = bearerTokenOf(request);
+    if (bearer !== undefined) return this.fromBearer(bearer);
+    const sessionId = this.sessionIdOf(request);
+    if (sessionId !== undefined) {
+      const operator = await this.fromSession(sessionId);
+      if (!operator) throw unauthenticated('The console session has ended; sign in again.');
+      return operator;
+    }
+    throw unauthenticated(
+      'An operator token, or the release token, is required (Authorization: Bearer <token>), or a console session.',
+    );
+  }
+
+  /** Admits the request only when its operator may perform `action`; sets request.operator. */
+  async authorize(request: FastifyRequest, action: OperatorAction): Promise<Operator> {
+    const operator = await this.authenticate(request);
+    guardCsrf(request, operator);
+    if (!mayPerform(principalOf(operator), action)) {
+      throw new OperatorForbidden(
+        operator.kind === 'release-token'
+          ? `The release token may not ${action}; use an operator token with the right role.`
+          : `The ${operator.role} role may not ${action}.`,
+        'FORBIDDEN',
+        { role: operator.role, action },
+      );
+    }
+    request.operator = operator;
+    return operator;
+  }
+}
+
+/**
+ * CSRF defence for the cookie: a state-changing request authenticated by the session cookie must
+ * carry `x-ferry-console: 1`. A cross-site form cannot set a custom header, and a cross-site fetch
+ * that does needs a CORS preflight the server never grants. SameSite=Strict is the first line; this
+ * is the second, for browsers or same-site subdomains where SameSite does not help.
+ */
+export function guardCsrf(request: FastifyRequest, operator: Pick<Operator, 'via'>): void {
+  if (operator.via !== 'session' || SAFE_METHODS.has(request.method)) return;
+  if (request.headers[CONSOLE_CSRF_HEADER] !== '1') {
+    throw new OperatorForbidden(
+      `A console request that changes something must carry the header ${CONSOLE_CSRF_HEADER}: 1.`,
+      'CSRF_HEADER_REQUIRED',
+    );
+  }
+}
+
+/** An onRequest hook admitting only operators that may perform `action` (sets request.operator). */
+export const requireOperatorAction =
+  (action: OperatorAction) =>
+  async (request: FastifyRequest): Promise<void> => {
+    await request.server.operatorAccess.authorize(request, action);
+  };
+
+/**
+ * An onRequest hook admitting operators whose role is at least `role`: who may do everything
+ * `role` may (derived from the same table as requireOperatorAction, so there is one rule). The
+ * release token counts as a releaser here for reads and release control, never as an admin.
+ */
+export const requireOperatorRole = (role: OperatorRole) => {
+  const needed = OPERATOR_ACTIONS.filter((action) => mayPerform(role, action) && action !== 'console.sign-in');
+  return async (request: FastifyRequest): Promise<void> => {
+    const access = request.server.operatorAccess;
+    const operator = await access.authenticate(request);
+    guardCsrf(request, operator);
+    const principal = principalOf(operator);
+    const missing = needed.find((action) => !mayPerform(principal, action));
+    if (missing !== undefined) {
+      throw new OperatorForbidden(`This needs the ${role} role.`, 'FORBIDDEN', { role: operator.role, needed: role });
+    }
+    request.operator = operator;
+  };
+};
+
+/** The audit actor of the request: `operator:<name>` for people; the release token keeps the CLI's own. */
+export function auditActorOf(request: FastifyRequest, claimed: string | undefined): string {
+  const operator = request.operator;
+  if (!operator || operator.kind === 'release-token') return claimed ?? 'release-token';
+  return `operator:${operator.name}`;
+}
+
+/** What an audit event records of who did it, besides the actor: the token id or OIDC subject. */
+export function auditIdentityOf(request: FastifyRequest): Record<string, unknown> {
+  const operator = request.operator;
+  if (!operator || operator.kind === 'release-token') return {};
+  return { operator: { kind: operator.kind, id: operator.id, via: operator.via } };
+}

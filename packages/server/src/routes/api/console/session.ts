@@ -1,0 +1,126 @@
+import { CONSOLE_CSRF_HEADER, ConsoleSession, ConsoleSignIn, ErrorBody } from '@ferry/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { guardCsrf, type Operator, OperatorForbidden } from '../../../auth/operator-access.js';
+import { credentialHash, newSessionId } from '../../../auth/operator-credential.js';
+import type { OperatorTokenStore, StoredSession } from '../../../auth/operator-token-store.js';
+import { Unauthenticated } from '../../../errors/domain-error.js';
+
+export interface ConsoleSessionRouteOptions {
+  store: OperatorTokenStore;
+  /** Set the cookie's Secure attribute (PUBLIC_URL is https). */
+  secure: boolean;
+  /** How long a session lasts at most (an OIDC one no longer than its token). */
+  sessionTtlMs: number;
+  perMinute: number;
+  now?: () => Date;
+}
+
+/**
+ * The release console's sign-in (docs/console.md, "Operator access"). The cookie holds a random
+ * session id whose SHA-256 is stored server-side, never the operator token: signing out or revoking
+ * the token ends the session on every instance, and the token itself never sits in a browser.
+ */
+export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessionRouteOptions): void {
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  const access = app.operatorAccess;
+  const now = options.now ?? (() => new Date());
+  const cookie = access.cookieName;
+  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'strict', secure: options.secure } as const;
+  const view = (operator: Pick<Operator, 'name' | 'role' | 'kind'>, expiresAt: number | null): ConsoleSession => ({
+    name: operator.name,
+    role: operator.role,
+    kind: operator.kind === 'oidc' ? 'oidc' : 'token',
+    expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+  });
+  // Sign-in tries tokens: a tight per-address limit keeps guessing pointless (the tokens have 256 bits anyway).
+  const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };
+  const requireConsoleHeader = async (request: FastifyRequest) => {
+    // The sign-in and sign-out requests set or clear the cookie: the same CSRF header as any cookie change.
+    guardCsrf(request, { via: 'session' });
+  };
+
+  route.post(
+    '/api/console/session',
+    {
+      onRequest: requireConsoleHeader,
+      config: { rateLimit },
+      schema: {
+        summary: 'Sign in to the release console with an operator token (sets an HttpOnly session cookie)',
+        description: `Needs the header \`${CONSOLE_CSRF_HEADER}: 1\`. The release token is not a console login (403).`,
+        tags: ['console'],
+        body: ConsoleSignIn,
+        response: { 200: ConsoleSession, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const operator = await access.fromBearer(request.body.token);
+      if (operator.kind === 'release-token') {
+        throw new OperatorForbidden(
+          'The release token (OTA_RELEASE_TOKEN) is for CI and the CLI, not a console login. Sign in with an operator token (ferry-server tokens create).',
+          'NOT_A_CONSOLE_LOGIN',
+        );
+      }
+      const at = now().getTime();
+      // An OIDC session ends no later than its token: the identity provider's say is only that recent.
+      const expiresAt = Math.min(at + options.sessionTtlMs, operator.expiresAtMs ?? Number.POSITIVE_INFINITY);
+      const session: StoredSession = {
+        kind: operator.kind,
+        tokenId: operator.kind === 'token' ? operator.id : null,
+        subject: operator.id,
+        name: operator.name,
+        role: operator.role,
+        expiresAt,
+      };
+      const sessionId = newSessionId();
+      await options.store.deleteExpiredSessions();
+      await options.store.createSession(credentialHash(sessionId), session);
+      await options.store.audit('console.signed_in', `operator:${operator.name}`, {
+        operator: { kind: operator.kind, id: operator.id, via: 'bearer' },
+      });
+      reply.setCookie(cookie, sessionId, { ...cookieOptions, maxAge: Math.floor((expiresAt - at) / 1000) });
+      reply.header('cache-control', 'no-store');
+      return view(operator, expiresAt);
+    },
+  );
+
+  route.get(
+    '/api/console/session',
+    {
+      config: { rateLimit: { max: options.perMinute * 10, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Who the console is signed in as (401 without a live session)',
+        tags: ['console'],
+        response: { 200: ConsoleSession, 401: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const sessionId = access.sessionIdOf(request);
+      const found = sessionId === undefined ? undefined : await options.store.session(credentialHash(sessionId));
+      if (!found) throw new Unauthenticated('Not signed in to the console.', 'Bearer realm="ferry"');
+      reply.header('cache-control', 'no-store');
+      return view(found, found.expiresAt);
+    },
+  );
+
+  route.delete(
+    '/api/console/session',
+    {
+      onRequest: requireConsoleHeader,
+      config: { rateLimit: { max: options.perMinute * 10, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Sign out of the release console (ends the session on every instance)',
+        description: `Needs the header \`${CONSOLE_CSRF_HEADER}: 1\`.`,
+        tags: ['console'],
+        response: { 204: z.null(), 403: ErrorBody },
+      },
+    },
+    async (request, reply: FastifyReply) => {
+      const sessionId = access.sessionIdOf(request);
+      if (sessionId !== undefined) await options.store.deleteSession(credentialHash(sessionId));
+      reply.clearCookie(cookie, cookieOptions);
+      return reply.code(204).send();
+    },
+  );
+}
