@@ -1,4 +1,15 @@
-import type { FunnelAlert, FunnelDependencies, FunnelEntry, FunnelEvent, FunnelState } from '@ferry/certificate-flow';
+import {
+  type CertificateLanguage,
+  createCertificateI18n,
+  DEFAULT_LANGUAGE,
+  type FunnelAlert,
+  type FunnelDependencies,
+  type FunnelEntry,
+  type FunnelEvent,
+  type FunnelState,
+  type Translate,
+  translatorOf,
+} from '@ferry/certificate-flow';
 import { useFunnelMachine } from '@ferry/certificate-flow/react';
 import type { Provider } from '@ferry/contracts';
 import { useEffect, useRef } from 'react';
@@ -9,13 +20,13 @@ import { CERTIFICATE_PROVIDERS } from './certificate-providers.js';
 export type ShowFunnelAlert = (alert: FunnelAlert, onDismiss: () => void) => void;
 
 export interface UseCertificateFunnelOptions {
-  /** Defaults to React Native's Alert.alert with a single button. */
+  /** Replaces the default presenter (React Native's Alert.alert with one button). */
   showAlert?: ShowFunnelAlert;
-  /** The label of that button. */
-  okLabel?: string;
+  /** The language of the default presenter's words: Korean unless given. */
+  language?: CertificateLanguage;
 }
 
-export interface CertificateFunnel {
+export interface CertificateFunnelController {
   state: FunnelState;
   dispatch(event: FunnelEvent): void;
   /** The providers to offer on the simpleVerification step, in order. */
@@ -24,13 +35,24 @@ export interface CertificateFunnel {
   isBusy: boolean;
 }
 
+/** React Native's Alert.alert with one button, its words rendered from the shared catalogue by `t`. */
 export const nativeAlert =
-  (okLabel = 'OK'): ShowFunnelAlert =>
+  (t: Translate): ShowFunnelAlert =>
   (alert, onDismiss) =>
-    Alert.alert(alert.title, alert.message, [{ text: okLabel, onPress: onDismiss }], {
+    Alert.alert(t(alert.title), t(alert.message), [{ text: t('dialog.ok'), onPress: onDismiss }], {
       cancelable: true,
       onDismiss,
     });
+
+const translators = new Map<CertificateLanguage, Translate>();
+const translatorFor = (language: CertificateLanguage): Translate => {
+  let t = translators.get(language);
+  if (!t) {
+    t = translatorOf(createCertificateI18n(language));
+    translators.set(language, t);
+  }
+  return t;
+};
 
 /**
  * The certificate funnel for React Native: the web funnel's reducer, work runner and provider list,
@@ -41,10 +63,10 @@ export function useCertificateFunnel(
   entry: FunnelEntry,
   deps: FunnelDependencies,
   options: UseCertificateFunnelOptions = {},
-): CertificateFunnel {
+): CertificateFunnelController {
   const [state, dispatch] = useFunnelMachine(entry, deps);
   const shownAlert = useRef<FunnelAlert | null>(null);
-  const showAlert = options.showAlert ?? nativeAlert(options.okLabel);
+  const showAlert = options.showAlert ?? nativeAlert(translatorFor(options.language ?? DEFAULT_LANGUAGE));
   const showAlertRef = useRef(showAlert);
   showAlertRef.current = showAlert;
 

@@ -126,7 +126,7 @@ describe('useCertificateFunnel (native hooks over @ferry/certificate-flow)', () 
       issued,
     ]);
     const deps = { cipher: createNativeIdentityCipher({ key: KEY, randomBytes: FIXED_IV }), api };
-    const { result } = renderHook(() => useCertificateFunnel({ vendor: 'VENDOR_A' }, deps, { okLabel: 'Close' }));
+    const { result } = renderHook(() => useCertificateFunnel({ vendor: 'VENDOR_A' }, deps, { language: 'en' }));
     await send(
       result.current.dispatch,
       ...fill,
@@ -145,7 +145,7 @@ describe('useCertificateFunnel (native hooks over @ferry/certificate-flow)', () 
     ];
     expect(title).toBe('Not approved yet');
     expect(message).toMatch(/Approve the request in the provider app/);
-    expect(buttons.map((button) => button.text)).toEqual(['Close']);
+    expect(buttons.map((button) => button.text)).toEqual(['OK']);
 
     await act(async () => buttons[0]!.onPress());
     expect(result.current.state.alert).toBeNull();
@@ -161,7 +161,7 @@ describe('useCertificateFunnel (native hooks over @ferry/certificate-flow)', () 
     try {
       const { api, requests } = fakeApi([]);
       const deps = { cipher: createNativeIdentityCipher({ key: KEY }), api };
-      const { result } = renderHook(() => useCertificateFunnel({ vendor: 'VENDOR_B' }, deps));
+      const { result } = renderHook(() => useCertificateFunnel({ vendor: 'VENDOR_B' }, deps, { language: 'en' }));
       await send(result.current.dispatch, ...fill, { type: 'introSubmitted' });
       expect(result.current.state.step).toBe('intro');
       expect(requests).toHaveLength(0);

@@ -1,0 +1,46 @@
+import { Pressable, type StyleProp, Text, type ViewStyle } from 'react-native';
+import { funnelStyles } from './funnel-styles.js';
+
+export interface ActionButtonProps {
+  label: string;
+  onPress(): void;
+  primary?: boolean;
+  /** Busy: the button stays focusable and announced as disabled; the reducer ignores presses anyway. */
+  disabled?: boolean;
+  hint?: string;
+  style?: StyleProp<ViewStyle>;
+  textColor?: string;
+  testID?: string;
+}
+
+/** A full-width button, at least 48 pt tall, announced as a button with its disabled state. */
+export function ActionButton({ label, onPress, primary, disabled, hint, style, textColor, testID }: ActionButtonProps) {
+  return (
+    <Pressable
+      accessibilityRole="button"
+      accessibilityLabel={label}
+      accessibilityHint={hint}
+      accessibilityState={{ disabled: Boolean(disabled) }}
+      disabled={disabled}
+      onPress={onPress}
+      testID={testID}
+      style={({ pressed }) => [
+        funnelStyles.button,
+        primary && funnelStyles.buttonPrimary,
+        style,
+        pressed && funnelStyles.pressed,
+        disabled && funnelStyles.disabled,
+      ]}
+    >
+      <Text
+        style={[
+          funnelStyles.buttonText,
+          primary && funnelStyles.buttonTextPrimary,
+          textColor ? { color: textColor } : null,
+        ]}
+      >
+        {label}
+      </Text>
+    </Pressable>
+  );
+}

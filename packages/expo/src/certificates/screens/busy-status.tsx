@@ -1,0 +1,22 @@
+import type { PendingWork } from '@ferry/certificate-flow';
+import { ActivityIndicator, Text, View } from 'react-native';
+import { useFunnelText } from './funnel-copy.js';
+import { COLORS, funnelStyles } from './funnel-styles.js';
+
+/** What is happening while a call is in flight, announced politely without moving focus. */
+export function BusyStatus({ pending }: { pending: PendingWork | null }) {
+  const text = useFunnelText();
+  return (
+    <View
+      accessibilityLiveRegion="polite"
+      style={{ minHeight: 24, flexDirection: 'row', gap: 8, alignItems: 'center' }}
+    >
+      {pending ? (
+        <>
+          <ActivityIndicator color={COLORS.primary} />
+          <Text style={funnelStyles.muted}>{text.t(`busy.${pending.kind}`)}</Text>
+        </>
+      ) : null}
+    </View>
+  );
+}

@@ -1,0 +1,150 @@
+import {
+  type AlertKind,
+  alertOf,
+  type CertificateLanguage,
+  entryFailureAlert,
+  type FunnelDependencies,
+  type FunnelEntry,
+  type FunnelEntryPoint,
+  resolveFunnelEntry,
+} from '@ferry/certificate-flow';
+import { useEffect, useRef, useState } from 'react';
+import { ActivityIndicator, ScrollView, Text, View } from 'react-native';
+import { nativeAlert, type ShowFunnelAlert, useCertificateFunnel } from '../use-certificate-funnel.js';
+import { BusyStatus } from './busy-status.js';
+import { CertificateFunnelI18n } from './certificate-funnel-i18n.js';
+import { type CertificateServer, useCertificateDependencies } from './certificate-server.js';
+import { ConfirmScreen } from './confirm-screen.js';
+import { DoneScreen } from './done-screen.js';
+import { useFunnelText } from './funnel-copy.js';
+import { COLORS, funnelStyles } from './funnel-styles.js';
+import { IntroScreen } from './intro-screen.js';
+import { LanguageSwitch } from './language-switch.js';
+import { ProgressSteps } from './progress-steps.js';
+import { SimpleVerificationScreen } from './simple-verification-screen.js';
+import { StepHeading } from './step-heading.js';
+
+export interface CertificateFunnelProps {
+  /** The Ferry server: `{ url, getToken, aesKey, randomBytes? }`, or `{ api, cipher }` already made. */
+  server: CertificateServer;
+  /** `{ kind: 'menu' }` (VENDOR_A) or `{ kind: 'assignment', assignmentId }` (its certificateVendor). */
+  entry: FunnelEntryPoint;
+  /** Korean by default; the person can switch to English on the screen. */
+  language?: CertificateLanguage;
+  /** Replaces Alert.alert, e.g. with the app's own dialog. */
+  showAlert?: ShowFunnelAlert;
+}
+
+export const CERTIFICATE_STEP_SCREENS = {
+  intro: IntroScreen,
+  simpleVerification: SimpleVerificationScreen,
+  confirm: ConfirmScreen,
+  done: DoneScreen,
+} as const;
+
+/**
+ * The whole certificate funnel in one component: intro → simpleVerification → confirm → done, on the
+ * web funnel's state machine, encryption and provider list, with the shared catalogue's words.
+ */
+export function CertificateFunnel({ language, ...props }: CertificateFunnelProps) {
+  return (
+    <CertificateFunnelI18n language={language}>
+      <FunnelRoot {...props} />
+    </CertificateFunnelI18n>
+  );
+}
+
+type Resolved =
+  | { status: 'loading' }
+  | { status: 'ready'; entry: FunnelEntry }
+  | { status: 'failed'; alert: AlertKind };
+
+function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, 'language'>) {
+  const text = useFunnelText();
+  const deps = useCertificateDependencies(server);
+  const presenter = showAlert ?? nativeAlert(text.t);
+  const [resolved, setResolved] = useState<Resolved>({ status: 'loading' });
+  // Keyed on the assignment id, not the object, so an inline `entry` prop does not resolve again.
+  const assignmentId = entry.kind === 'assignment' ? entry.assignmentId : null;
+
+  useEffect(() => {
+    let current = true;
+    setResolved({ status: 'loading' });
+    const point: FunnelEntryPoint = assignmentId === null ? { kind: 'menu' } : { kind: 'assignment', assignmentId };
+    resolveFunnelEntry(point, deps.api).then(
+      (resolvedEntry) => current && setResolved({ status: 'ready', entry: resolvedEntry }),
+      (error: unknown) => current && setResolved({ status: 'failed', alert: entryFailureAlert(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [assignmentId, deps.api]);
+
+  return (
+    <ScrollView
+      keyboardShouldPersistTaps="handled"
+      contentContainerStyle={{ paddingBottom: 32 }}
+      style={{ flex: 1, backgroundColor: COLORS.surface }}
+      testID="certificate-funnel"
+    >
+      <View style={[funnelStyles.screen, { paddingBottom: 0, flexDirection: 'row', alignItems: 'center' }]}>
+        <Text accessibilityRole="header" style={[funnelStyles.subheading, { flex: 1 }]}>
+          {text.t('service.heading')}
+        </Text>
+        <LanguageSwitch />
+      </View>
+      {resolved.status === 'ready' ? (
+        <FunnelSteps entry={resolved.entry} deps={deps} showAlert={presenter} />
+      ) : resolved.status === 'loading' ? (
+        <View style={funnelStyles.screen} accessibilityLiveRegion="polite">
+          <ActivityIndicator color={COLORS.primary} />
+          <Text style={funnelStyles.muted}>{text.t('loading')}</Text>
+        </View>
+      ) : (
+        <EntryFailure kind={resolved.alert} showAlert={presenter} />
+      )}
+    </ScrollView>
+  );
+}
+
+function FunnelSteps({
+  entry,
+  deps,
+  showAlert,
+}: {
+  entry: FunnelEntry;
+  deps: FunnelDependencies;
+  showAlert: ShowFunnelAlert;
+}) {
+  const { state, dispatch } = useCertificateFunnel(entry, deps, { showAlert });
+  const Step = CERTIFICATE_STEP_SCREENS[state.step];
+  return (
+    <View testID={`certificate-step-${state.step}`}>
+      <View style={[funnelStyles.screen, { paddingVertical: 0 }]}>
+        <ProgressSteps step={state.step} />
+      </View>
+      <Step key={state.step} state={state} dispatch={dispatch} />
+      <View style={[funnelStyles.screen, { paddingVertical: 0 }]}>
+        <BusyStatus pending={state.pending} />
+      </View>
+    </View>
+  );
+}
+
+/** The funnel could not start (an unknown assignment, a signed-out user): the alert, and its words on screen. */
+function EntryFailure({ kind, showAlert }: { kind: AlertKind; showAlert: ShowFunnelAlert }) {
+  const text = useFunnelText();
+  const alert = alertOf(kind);
+  const shown = useRef(false);
+  useEffect(() => {
+    if (shown.current) return;
+    shown.current = true;
+    showAlert(alert, () => undefined);
+  }, [alert, showAlert]);
+  return (
+    <View style={funnelStyles.screen} testID="certificate-entry-failure">
+      <StepHeading>{text.t(alert.title)}</StepHeading>
+      <Text style={funnelStyles.body}>{text.t(alert.message)}</Text>
+    </View>
+  );
+}

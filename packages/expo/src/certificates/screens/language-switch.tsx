@@ -1,0 +1,46 @@
+import { SUPPORTED_LANGUAGES } from '@ferry/certificate-flow';
+import { Pressable, Text, View } from 'react-native';
+import { useFunnelText } from './funnel-copy.js';
+import { COLORS, funnelStyles, MIN_TAP_TARGET } from './funnel-styles.js';
+
+/** 한국어 | English: each option is named in its own language, so anyone can find theirs. */
+export function LanguageSwitch() {
+  const text = useFunnelText();
+  return (
+    <View
+      accessibilityRole="radiogroup"
+      accessibilityLabel={text.t('language.label')}
+      style={{ flexDirection: 'row', gap: 8, justifyContent: 'flex-end' }}
+    >
+      {SUPPORTED_LANGUAGES.map((language) => {
+        const checked = text.language === language;
+        return (
+          <Pressable
+            key={language}
+            accessibilityRole="radio"
+            accessibilityLabel={text.t(`language.${language}`)}
+            accessibilityLanguage={language}
+            accessibilityState={{ checked }}
+            onPress={() => text.setLanguage(language)}
+            testID={`certificate-language-${language}`}
+            style={({ pressed }) => [
+              {
+                minHeight: MIN_TAP_TARGET,
+                minWidth: MIN_TAP_TARGET,
+                paddingHorizontal: 12,
+                justifyContent: 'center',
+                borderRadius: 8,
+                borderWidth: checked ? 2 : 1,
+                borderColor: checked ? COLORS.primary : COLORS.border,
+                backgroundColor: checked ? COLORS.selected : COLORS.surface,
+              },
+              pressed && funnelStyles.pressed,
+            ]}
+          >
+            <Text style={funnelStyles.body}>{text.t(`language.${language}`)}</Text>
+          </Pressable>
+        );
+      })}
+    </View>
+  );
+}
