@@ -28,6 +28,7 @@ function announce(notice: DevelopmentNotice): void {
 }
 
 const USAGE = `Usage: ferry-server [--version | --help]
+       ferry-server tokens create|list|revoke …   (operator tokens; ferry-server tokens --help)
 
 Runs the Ferry service. It is configured by environment variables only; with none it runs on
 embedded development defaults (SQLite and objects under ./data). See docs/configuration.md.
@@ -35,6 +36,11 @@ embedded development defaults (SQLite and objects under ./data). See docs/config
 
 async function main(): Promise<void> {
   const flag = process.argv[2];
+  if (flag === 'tokens') {
+    const { tokensCommand } = await import('./tokens-command.js');
+    process.exitCode = await tokensCommand(process.argv.slice(3));
+    return;
+  }
   if (flag === '--version' || flag === '-v') {
     process.stdout.write(`${SERVER_VERSION}\n`);
     return;

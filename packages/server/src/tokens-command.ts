@@ -1,0 +1,143 @@
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { CreateOperatorTokenRequest, type OperatorTokenView } from '@ferry/contracts';
+import { OperatorTokenStore } from './auth/operator-token-store.js';
+import { loadConfig } from './config/config.js';
+import { openMigratedDatabase } from './storage/database.js';
+
+export const TOKENS_USAGE = `Usage:
+  ferry-server tokens create --name <name> --role viewer|releaser|admin
+  ferry-server tokens list [--json]
+  ferry-server tokens revoke <id|name>
+
+Operator tokens sign people in to the release console and the release-control API (docs/console.md).
+The token is printed once, at creation; only its SHA-256 is stored. Uses the server's configuration
+(DATABASE_URL, or the SQLite database in DATA_DIR) and applies pending migrations first.
+`;
+
+/** A usage mistake: printed with the usage, exit code 2. */
+class UsageError extends Error {}
+
+const write = (text: string) => process.stdout.write(text);
+
+function table(tokens: OperatorTokenView[]): string {
+  if (tokens.length === 0)
+    return 'No operator tokens yet. Create one with: ferry-server tokens create --name <name> --role <role>\n';
+  const rows = [
+    ['ID', 'NAME', 'ROLE', 'CREATED', 'LAST USED', 'REVOKED'],
+    ...tokens.map((t) => [t.id, t.name, t.role, t.createdAt, t.lastUsedAt ?? '-', t.revokedAt ?? '-']),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return `${rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
+}
+
+/** Who ran the command, for created_by and the audit log. */
+const localActor = (): string => {
+  try {
+    return `ferry-server:${os.userInfo().username}`;
+  } catch {
+    return 'ferry-server';
+  }
+};
+
+async function run(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === undefined || command === '--help' || command === '-h') {
+    (command === undefined ? process.stderr : process.stdout).write(TOKENS_USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  const { values, positionals } = (() => {
+    try {
+      return parseArgs({
+        args: rest,
+        options: { name: { type: 'string' }, role: { type: 'string' }, json: { type: 'boolean' } },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  })();
+  let action: (store: OperatorTokenStore) => Promise<number>;
+  if (command === 'create') {
+    const parsed = CreateOperatorTokenRequest.safeParse({ name: values.name, role: values.role });
+    if (!parsed.success || positionals.length > 0) {
+      const issue = parsed.success ? undefined : parsed.error.issues[0];
+      throw new UsageError(
+        issue
+          ? `--${String(issue.path[0])}: ${values[issue.path[0] as 'name'] === undefined ? 'required' : issue.message}`
+          : 'unexpected arguments',
+      );
+    }
+    action = async (store) => {
+      const created = await store.create(parsed.data, { actor: localActor() });
+      write(
+        `Created operator token ${created.name} (${created.role}), id ${created.id}.\n` +
+          'The token is shown once; store it now (only its hash is kept):\n' +
+          `  ${created.token}\n`,
+      );
+      return 0;
+    };
+  } else if (command === 'list') {
+    if (positionals.length > 0 || values.name !== undefined || values.role !== undefined)
+      throw new UsageError('list takes only --json');
+    action = async (store) => {
+      const tokens = await store.list();
+      write(values.json ? `${JSON.stringify(tokens, null, 2)}\n` : table(tokens));
+      return 0;
+    };
+  } else if (command === 'revoke') {
+    const target = positionals[0];
+    if (target === undefined || positionals.length > 1) throw new UsageError('revoke needs one token id or name');
+    action = async (store) => {
+      const revoked = await store.revoke(target, { actor: localActor() });
+      if (!revoked) {
+        process.stderr.write(`ferry-server tokens: no operator token has the id or name ${target}\n`);
+        return 1;
+      }
+      const { token } = revoked;
+      write(
+        revoked.alreadyRevoked
+          ? `Operator token ${token.name} (${token.id}) was already revoked at ${token.revokedAt}.\n`
+          : `Revoked operator token ${token.name} (${token.id}); it is refused from now on and its console sessions ended.\n`,
+      );
+      return 0;
+    };
+  } else {
+    throw new UsageError(`unknown command ${command}`);
+  }
+
+  const config = loadConfig();
+  // One connection is all a command needs (the server's pool size would open them all).
+  const target = config.database.engine === 'postgres' ? { ...config.database, poolSize: 1 } : config.database;
+  const database = await openMigratedDatabase(target);
+  try {
+    return await action(new OperatorTokenStore(database.db));
+  } finally {
+    await database.close();
+  }
+}
+
+/** `ferry-server tokens …`: returns the exit code. */
+export async function tokensCommand(args: string[]): Promise<number> {
+  try {
+    return await run(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`ferry-server tokens: ${error.message}\n\n${TOKENS_USAGE}`);
+      return 2;
+    }
+    if (error instanceof Error && error.name === 'OperatorNameTaken') {
+      process.stderr.write(`ferry-server tokens: an operator token named ${error.message} exists already\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
