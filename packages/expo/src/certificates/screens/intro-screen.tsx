@@ -43,6 +43,7 @@ export function IntroScreen({ state, dispatch }: CertificateStepProps) {
         accessibilityRole="radiogroup"
         accessibilityLabel={text.t('intro.documentLegend')}
         style={funnelStyles.group}
+        testID="certificate-documents"
       >
         <Text style={funnelStyles.subheading}>{text.t('intro.documentLegend')}</Text>
         {CERTIFICATE_DOCUMENTS.map((document) => {

@@ -11,6 +11,7 @@ export function LanguageSwitch() {
       accessibilityRole="radiogroup"
       accessibilityLabel={text.t('language.label')}
       style={{ flexDirection: 'row', gap: 8, justifyContent: 'flex-end' }}
+      testID="certificate-language"
     >
       {SUPPORTED_LANGUAGES.map((language) => {
         const checked = text.language === language;
