@@ -22,7 +22,7 @@ fi
 mkdir -p "$out/packages"
 out="$(cd "$out" && pwd)"
 
-# dist/ of every package and the web funnel the server package carries (prepack copies it).
+# dist/ of every package, and the web funnel and console the server package carries (prepack copies them).
 node "$root/scripts/build.mjs"
 
 for name in contracts dev-tools server; do

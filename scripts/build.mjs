@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build`, also run by `npm ci` (the root `prepare` script): compiles every publishable
-// package to dist/ (tsc -b, incremental) and builds the web funnel. Without TypeScript installed
+// package to dist/ (tsc -b, incremental) and builds the web funnel and the release console. Without TypeScript installed
 // (`npm ci --omit=dev`) there is nothing to compile with: it says so and leaves the build as it is.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -21,4 +21,9 @@ const web = spawnSync(process.execPath, [path.join(root, 'apps/web/scripts/build
   cwd: root,
   stdio: 'inherit',
 });
-process.exit(web.status ?? 1);
+if (web.status !== 0) process.exit(web.status ?? 1);
+const consoleApp = spawnSync(process.execPath, [path.join(root, 'apps/console/scripts/build-on-install.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+process.exit(consoleApp.status ?? 1);

@@ -72,10 +72,11 @@ describe('scripts/build-server-bundle.sh', () => {
     const names = installedPackages(bundle).map((found) => found.name);
     expect(names).toEqual(expect.arrayContaining(['@ferry/server', '@ferry/contracts', '@ferry/dev-tools', 'fastify']));
     expect(names.filter(isDevOnly)).toEqual([]);
-    // The server package carries its built JavaScript and the web funnel, no sources or tests.
+    // The server package carries its built JavaScript, the web funnel and the console, no sources or tests.
     const server = path.join(bundle, 'node_modules', '@ferry', 'server');
     expect(fs.existsSync(path.join(server, 'dist', 'main.js'))).toBe(true);
     expect(fs.existsSync(path.join(server, 'web', 'index.html'))).toBe(true);
+    expect(fs.existsSync(path.join(server, 'console', 'index.html'))).toBe(true);
     expect(fs.existsSync(path.join(server, 'src'))).toBe(false);
   });
 
@@ -111,6 +112,11 @@ describe('scripts/build-server-bundle.sh', () => {
     const certificate = await fetch(`${url}/v2/user/certificate/resident-certificate`, { method: 'POST' });
     expect(certificate.status).toBe(404);
     expect(await certificate.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    // The release console it carries, under its strict policy.
+    const consolePage = await fetch(`${url}/console/`);
+    expect(consolePage.status).toBe(200);
+    expect(consolePage.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await consolePage.text()).toContain('<div id="root">');
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Track, trackOf } from '@ferry/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { requireOperatorAction } from '../auth/operator-access.js';
 import type { Config } from '../config/config.js';
 import type { UpdatesConfig } from '../config/updates-config.js';
 import { bearerTokenOf, requireBearerToken } from '../http/bearer-token.js';
@@ -217,7 +218,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
       certificatePem: signer.certificatePem,
     }),
     streams,
-    requireViewer: requireReleaseToken,
+    requireViewer: requireOperatorAction('read'),
     perMinute: options.limits.releasePerMinute,
   });
   await consoleAppRoutes(app, { root: DEFAULT_CONSOLE_ROOT });

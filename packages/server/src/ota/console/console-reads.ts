@@ -282,11 +282,11 @@ export class ConsoleReads {
     const today = Math.floor(now / DAY_MS);
     const since = (today - CHART_DAYS + 1) * DAY_MS;
     const adopted = await sql<{ d: number | string; n: number | string }>`
-      select first_seen / ${DAY_MS} as d, count(*) as n from update_checks
-      where update_id = ${releaseId} and first_seen >= ${since} group by first_seen / ${DAY_MS}`.execute(this.db);
+      select first_seen / ${sql.lit(DAY_MS)} as d, count(*) as n from update_checks
+      where update_id = ${releaseId} and first_seen >= ${since} group by 1`.execute(this.db);
     const failed = await sql<{ d: number | string; n: number | string }>`
-      select first_seen / ${DAY_MS} as d, count(*) as n from update_failures
-      where update_id = ${releaseId} and first_seen >= ${since} group by first_seen / ${DAY_MS}`.execute(this.db);
+      select first_seen / ${sql.lit(DAY_MS)} as d, count(*) as n from update_failures
+      where update_id = ${releaseId} and first_seen >= ${since} group by 1`.execute(this.db);
     const byDay = (rows: Array<{ d: number | string; n: number | string }>) =>
       new Map(rows.map((row) => [Math.floor(Number(row.d)), Number(row.n)]));
     const health = await this.deps.reports.health(releaseId);

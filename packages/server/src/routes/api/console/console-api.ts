@@ -20,7 +20,7 @@ export interface ConsoleApiOptions {
   perMinute: number;
 }
 
-/** The console session cookie, or an operator token (bearer). */
+/** An operator token or the release token (bearer), or the console session cookie. */
 const security: Array<Record<string, string[]>> = [{ releaseToken: [] }];
 
 /** The console's read API and its live event stream; every route needs the viewer role. */

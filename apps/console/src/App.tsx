@@ -1,0 +1,97 @@
+import { ConsoleSession } from '@ferry/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, getJson, send } from './api.js';
+import { LiveUpdates, useLive } from './live.js';
+import { AuditPage } from './pages/AuditPage.js';
+import { ReleasePage } from './pages/ReleasePage.js';
+import { SignInPage } from './pages/SignInPage.js';
+import { TrackPage } from './pages/TrackPage.js';
+import { TracksPage } from './pages/TracksPage.js';
+import { href, type Route, useRoute } from './router.js';
+
+function LiveStatusLine({ notice }: { notice: string }) {
+  const live = useLive();
+  return (
+    <div className="status-line">
+      <span className={`live-dot ${live.status}`} aria-hidden="true" />
+      <span>
+        {live.status === 'live' ? 'Live' : live.status === 'connecting' ? 'Connecting…' : 'Offline, retrying'}
+      </span>
+      {/* Polite: a change made elsewhere is announced without moving focus. */}
+      <span role="status" aria-live="polite" className="announcement">
+        {notice || live.announcement}
+      </span>
+    </div>
+  );
+}
+
+function Page({ route, onDone }: { route: Route; onDone: (message: string) => void }) {
+  switch (route.page) {
+    case 'track':
+      return <TrackPage track={route.track} onDone={onDone} />;
+    case 'release':
+      return <ReleasePage releaseId={route.releaseId} onDone={onDone} />;
+    case 'audit':
+      return <AuditPage />;
+    default:
+      return <TracksPage />;
+  }
+}
+
+function Console({ session, onSignOut }: { session: ConsoleSession; onSignOut: () => void }) {
+  const route = useRoute();
+  const [notice, setNotice] = useState('');
+  const main = useRef<HTMLElement>(null);
+  // A new page: focus its main region so keyboard and screen-reader users start at its top.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the route is what moves focus.
+  useEffect(() => {
+    main.current?.focus();
+    setNotice('');
+  }, [route]);
+  const current = (page: Route['page']) => (route.page === page ? 'page' : undefined);
+  return (
+    <LiveUpdates>
+      <header className="top">
+        <span className="brand">Ferry console</span>
+        <nav aria-label="Console">
+          <a href={href.tracks()} aria-current={current('tracks') ?? current('track') ?? current('release')}>
+            Tracks
+          </a>
+          <a href={href.audit()} aria-current={current('audit')}>
+            Audit log
+          </a>
+        </nav>
+        <span className="who">
+          {session.name} <span className="badge">{session.role}</span>
+        </span>
+        <button type="button" className="small" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <LiveStatusLine notice={notice} />
+      <main id="main" ref={main} tabIndex={-1}>
+        <Page route={route} onDone={setNotice} />
+      </main>
+    </LiveUpdates>
+  );
+}
+
+/** Signed in (a live session cookie) → the console; otherwise the sign-in page. */
+export function App() {
+  const [session, setSession] = useState<ConsoleSession | null>();
+  useEffect(() => {
+    getJson('/api/console/session', ConsoleSession)
+      .then(setSession)
+      .catch((reason: unknown) => {
+        if (reason instanceof ApiError && reason.status === 401) setSession(null);
+        else setSession(null);
+      });
+  }, []);
+  const signOut = useCallback(async () => {
+    await send('/api/console/session', 'DELETE').catch(() => undefined);
+    setSession(null);
+  }, []);
+  if (session === undefined) return <p aria-busy="true">Loading…</p>;
+  if (session === null) return <SignInPage onSignedIn={setSession} />;
+  return <Console session={session} onSignOut={signOut} />;
+}

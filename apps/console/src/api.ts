@@ -1,0 +1,49 @@
+import { CONSOLE_CSRF_HEADER } from '@ferry/contracts';
+
+/** A refusal from the server, with its common error body's code and message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function failure(response: Response): Promise<ApiError> {
+  try {
+    const body = (await response.json()) as { error?: { code?: string; message?: string } };
+    return new ApiError(response.status, body.error?.code ?? 'HTTP_ERROR', body.error?.message ?? response.statusText);
+  } catch {
+    return new ApiError(response.status, 'HTTP_ERROR', `The server answered ${response.status}.`);
+  }
+}
+
+/**
+ * Every request carries the session cookie (same origin) and the console header, which the server
+ * requires on cookie-authenticated changes: a page on another site can send the cookie but not the header.
+ */
+export async function request(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  const headers: Record<string, string> = { [CONSOLE_CSRF_HEADER]: '1', accept: 'application/json' };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(path, {
+    method: init.method ?? 'GET',
+    credentials: 'same-origin',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok) throw await failure(response);
+  return response;
+}
+
+/** A JSON answer, checked against its contract so the pages never render a shape they do not expect. */
+export async function getJson<T>(path: string, schema: { parse(value: unknown): T }): Promise<T> {
+  const response = await request(path);
+  return schema.parse(await response.json());
+}
+
+export async function send(path: string, method: 'POST' | 'DELETE', body?: unknown): Promise<unknown> {
+  const response = await request(path, { method, body });
+  return response.status === 204 ? undefined : response.json();
+}

@@ -1,0 +1,90 @@
+import { ConsoleEvent, type Track } from '@ferry/contracts';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { sameTrack, trackLabel } from './format.js';
+
+export type LiveStatus = 'connecting' | 'live' | 'offline';
+
+interface LiveState {
+  status: LiveStatus;
+  /** Counts every event: pages that show all tracks reload when it changes. */
+  all: number;
+  /** Reconnects and resets: every page reads again. */
+  resets: number;
+  /** Recent track changes, newest first, with the `all` count each changed at. */
+  changes: Array<{ track: Track; at: number }>;
+  /** What screen readers and the status line announce. */
+  announcement: string;
+}
+
+const LiveContext = createContext<LiveState>({
+  status: 'connecting',
+  all: 0,
+  resets: 0,
+  changes: [],
+  announcement: '',
+});
+
+/**
+ * One EventSource for the whole console (it sends the session cookie): a publish, rollout change,
+ * directive or halt on this instance or another bumps a counter the pages reload on. The browser
+ * reconnects by itself; after a reconnect everything is read again (events may have been missed).
+ */
+export function LiveUpdates({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<LiveState>({
+    status: 'connecting',
+    all: 0,
+    resets: 0,
+    changes: [],
+    announcement: '',
+  });
+  useEffect(() => {
+    const source = new EventSource('/api/console/events');
+    let opened = false;
+    source.onopen = () => {
+      // A reconnect: what happened while away is unknown, so every page reads again.
+      setState((s) => ({
+        ...s,
+        status: 'live',
+        all: opened ? s.all + 1 : s.all,
+        resets: opened ? s.resets + 1 : s.resets,
+      }));
+      opened = true;
+    };
+    source.onerror = () => setState((s) => ({ ...s, status: 'offline' }));
+    const onTrack = (message: MessageEvent<string>) => {
+      const parsed = ConsoleEvent.safeParse(JSON.parse(message.data));
+      if (!parsed.success || parsed.data.type !== 'track') return;
+      const { channel, platform, runtimeVersion, origin } = parsed.data;
+      const track = { channel, platform, runtimeVersion };
+      setState((s) => ({
+        ...s,
+        all: s.all + 1,
+        changes: [{ track, at: s.all + 1 }, ...s.changes].slice(0, 50),
+        announcement: `Track ${trackLabel(track)} changed${origin === 'remote' ? ' on another server' : ''}.`,
+      }));
+    };
+    const onReset = () =>
+      setState((s) => ({
+        ...s,
+        all: s.all + 1,
+        resets: s.resets + 1,
+        announcement: 'Reconnected: showing the latest.',
+      }));
+    source.addEventListener('track', onTrack);
+    source.addEventListener('reset', onReset);
+    return () => source.close();
+  }, []);
+  return <LiveContext.Provider value={state}>{children}</LiveContext.Provider>;
+}
+
+export const useLive = (): LiveState => useContext(LiveContext);
+
+/** A number that changes whenever `track` (or, without one, any track) changed. */
+export function useLiveVersion(track?: Track): string {
+  const live = useLive();
+  return useMemo(() => {
+    if (!track) return String(live.all);
+    const last = live.changes.find((change) => sameTrack(change.track, track));
+    return `${live.resets}:${last?.at ?? 0}`;
+  }, [live, track]);
+}
