@@ -53,20 +53,13 @@ export function manifestAnswer(
 
 /** Made once per signed part and structure, then reused by every request (the hot path). */
 function signedAnswer(signed: SignedManifest, format: ManifestFormat, ns: ManifestNamespace): ManifestAnswer {
-  let answers = answersOf.get(signed);
-  if (!answers) {
-    answers = {};
-    answersOf.set(signed, answers);
-  }
-  let answer = answers[format];
+  let answer = signed.answers[format];
   if (!answer) {
     answer = answerFor(signed, format, ns);
-    answers[format] = answer;
+    signed.answers[format] = answer;
   }
   return answer;
 }
-
-const answersOf = new WeakMap<SignedManifest, Partial<Record<ManifestFormat, ManifestAnswer>>>();
 
 function answerFor(signed: SignedManifest, format: ManifestFormat, ns: ManifestNamespace): ManifestAnswer {
   const body = format === 'multipart' ? signed.multipart : signed.json;

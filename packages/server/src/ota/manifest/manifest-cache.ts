@@ -4,6 +4,7 @@ import { SingleFlight } from '../../single-flight.js';
 import type { Timeline } from '../rollout/track-timeline.js';
 import type { ManifestOutcome } from './manifest-outcome.js';
 import type { SignedManifest } from './manifest-response.js';
+import { trackKey } from './track-key.js';
 
 /** One entry of a track as served: a release's manifest or a directive, signed in every namespace. */
 export interface ServedEntry {
@@ -16,8 +17,6 @@ export interface ServedEntry {
 
 /** What the cache knows about one track: its head, the head's rollout, and the fallback. */
 export type TrackEntry = Timeline<ServedEntry>;
-
-export const trackKey = (track: Track): string => `${track.channel}\n${track.platform}\n${track.runtimeVersion}`;
 
 /** Tracks and bytes held at most, unless the options say otherwise. */
 export const MANIFEST_CACHE_MAX_TRACKS = 10_000;
@@ -67,7 +66,12 @@ export class ManifestCache {
 
   /** The cached entry, without loading: the hot path's synchronous check. */
   peek(track: Track): TrackEntry | undefined {
-    return this.entries.get(trackKey(track));
+    return this.peekKey(trackKey(track));
+  }
+
+  /** `peek` by a key made earlier (a parsed request carries its track's). */
+  peekKey(key: string): TrackEntry | undefined {
+    return this.entries.get(key);
   }
 
   entry(track: Track): Promise<TrackEntry> {

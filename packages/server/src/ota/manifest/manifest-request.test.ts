@@ -69,6 +69,7 @@ describe('parseManifestRequest', () => {
         currentUpdateId: id,
         embeddedUpdateId: id,
       },
+      trackKey: 'development\nandroid\n1.0.0(3)',
     });
   });
 
@@ -166,6 +167,8 @@ describe('parseManifestRequest', () => {
         ok: true,
         ns,
         request: { platform: expectedPlatform, runtimeVersion: '1.0.0(3)', channel: expectedChannel },
+        // The cache's key of the normalised track, so every spelling finds the same cached track.
+        trackKey: `${expectedChannel}\n${expectedPlatform}\n1.0.0(3)`,
       });
     });
 
@@ -202,11 +205,9 @@ describe('the memos', () => {
     'expo-runtime-version': runtimeVersion,
     'expo-channel-name': 'production',
   });
-  // The memo key of headersOf(runtimeVersion): the namespace and the six raw header values
-  // (absent ones read "undefined"), joined by newlines.
-  const parseKeyLength = (runtimeVersion: string) =>
-    ['expo', undefined, 'ios', runtimeVersion, 'production', undefined, undefined].map(String).join('\n').length;
-  const runtimeVersionForKeyLength = (length: number) => 'x'.repeat(length - parseKeyLength(''));
+  // What headersOf(runtimeVersion) holds in header values: the memo's bound counts these.
+  const valuesLength = (runtimeVersion: string) => 'ios'.length + runtimeVersion.length + 'production'.length;
+  const runtimeVersionForKeyLength = (length: number) => 'x'.repeat(length - valuesLength(''));
 
   it('answers the same headers from the memo, also after other headers', async () => {
     const { parseManifestRequest: parse } = await freshModule();
@@ -235,7 +236,7 @@ describe('the memos', () => {
     [2048, true],
     [2049, false],
     [4096, false],
-  ])('a request whose key is %i characters long is remembered: %s', async (length, remembered) => {
+  ])('a request whose header values are %i characters long is remembered: %s', async (length, remembered) => {
     const { parseManifestRequest: parse } = await freshModule();
     const headers = headersOf(runtimeVersionForKeyLength(length));
     const first = parse(headers);

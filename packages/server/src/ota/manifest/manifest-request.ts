@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { MANIFEST_PROTOCOL_VERSION, type ManifestNamespace, ManifestRequest, manifestHeaders } from '@ferry/contracts';
 import Negotiator from 'negotiator';
+import { trackKey } from './track-key.js';
 
 export type ManifestFormat = 'multipart' | 'expo+json' | 'json';
 
@@ -93,7 +94,13 @@ function presentTrackHeaders(headers: IncomingHttpHeaders, ns: ManifestNamespace
 const HEADERS = { ota: manifestHeaders('ota'), expo: manifestHeaders('expo') } as const;
 
 export type ParsedManifestRequest =
-  | { ok: true; ns: ManifestNamespace; request: ManifestRequest }
+  | {
+      ok: true;
+      ns: ManifestNamespace;
+      request: ManifestRequest;
+      /** The request's track as the manifest cache keys it (trackKey), made once per memo entry. */
+      trackKey: string;
+    }
   | {
       ok: false;
       ns: ManifestNamespace;
@@ -111,13 +118,73 @@ const FIELD_HEADER = {
   embeddedUpdateId: 'embeddedUpdateId',
 } as const;
 
-const parsedRequests = new Memo<ParsedManifestRequest>(REQUEST_MEMO_SIZE);
+/**
+ * The memo of parsed requests: one Map per header, in a fixed order, so a lookup hashes each header
+ * value once and builds no key string. A joined key (seven parts per request) cost more than the
+ * rest of the parse (bench:manifest). Absent headers are the key `undefined`, a Map's own key.
+ */
+type RequestMemoLevel = Map<string | undefined, RequestMemoLevel | ParsedManifestRequest>;
+
+class RequestMemo {
+  private readonly roots: Record<ManifestNamespace, RequestMemoLevel> = { ota: new Map(), expo: new Map() };
+  private count = 0;
+  constructor(private readonly size: number) {}
+
+  get(ns: ManifestNamespace, values: RawRequest): ParsedManifestRequest | undefined {
+    const level = this.roots[ns].get(values.protocolVersion) as RequestMemoLevel | undefined;
+    const platform = level?.get(values.platform) as RequestMemoLevel | undefined;
+    const runtime = platform?.get(values.runtimeVersion) as RequestMemoLevel | undefined;
+    const channel = runtime?.get(values.channel) as RequestMemoLevel | undefined;
+    const current = channel?.get(values.currentUpdateId) as RequestMemoLevel | undefined;
+    return current?.get(values.embeddedUpdateId) as ParsedManifestRequest | undefined;
+  }
+
+  set(ns: ManifestNamespace, values: RawRequest, parsed: ParsedManifestRequest): void {
+    if (this.count >= this.size) {
+      this.roots.ota.clear();
+      this.roots.expo.clear();
+      this.count = 0;
+    }
+    let level = this.roots[ns];
+    for (const value of [
+      values.protocolVersion,
+      values.platform,
+      values.runtimeVersion,
+      values.channel,
+      values.currentUpdateId,
+    ]) {
+      let next = level.get(value) as RequestMemoLevel | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(value, next);
+      }
+      level = next;
+    }
+    if (!level.has(values.embeddedUpdateId)) this.count++;
+    level.set(values.embeddedUpdateId, parsed);
+  }
+}
+
+type RawRequest = Record<keyof typeof FIELD_HEADER | 'protocolVersion', string | undefined>;
+
+/** Characters of header values a remembered request may hold; longer ones are parsed every time. */
+const REQUEST_MEMO_MAX_CHARS = 2048;
+
+const rawLength = (raw: RawRequest): number =>
+  (raw.protocolVersion?.length ?? 0) +
+  (raw.platform?.length ?? 0) +
+  (raw.runtimeVersion?.length ?? 0) +
+  (raw.channel?.length ?? 0) +
+  (raw.currentUpdateId?.length ?? 0) +
+  (raw.embeddedUpdateId?.length ?? 0);
+
+const parsedRequests = new RequestMemo(REQUEST_MEMO_SIZE);
 
 /** Reads and validates the manifest request headers of either namespace. */
 export function parseManifestRequest(headers: IncomingHttpHeaders): ParsedManifestRequest {
   const ns = namespaceOf(headers);
   const names = HEADERS[ns];
-  const raw = {
+  const raw: RawRequest = {
     protocolVersion: headerValue(headers, names.protocolVersion),
     platform: headerValue(headers, names.platform),
     runtimeVersion: headerValue(headers, names.runtimeVersion),
@@ -125,20 +192,15 @@ export function parseManifestRequest(headers: IncomingHttpHeaders): ParsedManife
     currentUpdateId: headerValue(headers, names.currentUpdateId),
     embeddedUpdateId: headerValue(headers, names.embeddedUpdateId),
   };
-  // Header values never contain a newline, so this key cannot confuse two different requests.
-  const key = `${ns}\n${raw.protocolVersion}\n${raw.platform}\n${raw.runtimeVersion}\n${raw.channel}\n${raw.currentUpdateId}\n${raw.embeddedUpdateId}`;
-  let parsed = parsedRequests.get(key);
+  let parsed = parsedRequests.get(ns, raw);
   if (!parsed) {
     parsed = validate(ns, raw);
-    if (key.length <= 2048) parsedRequests.set(key, parsed);
+    if (rawLength(raw) <= REQUEST_MEMO_MAX_CHARS) parsedRequests.set(ns, raw, parsed);
   }
   return parsed;
 }
 
-function validate(
-  ns: ManifestNamespace,
-  raw: Record<keyof typeof FIELD_HEADER | 'protocolVersion', string | undefined>,
-): ParsedManifestRequest {
+function validate(ns: ManifestNamespace, raw: RawRequest): ParsedManifestRequest {
   const names = HEADERS[ns];
   if (raw.protocolVersion !== undefined && raw.protocolVersion.trim() !== MANIFEST_PROTOCOL_VERSION) {
     return {
@@ -164,7 +226,7 @@ function validate(
     currentUpdateId: optional(raw.currentUpdateId),
     embeddedUpdateId: optional(raw.embeddedUpdateId),
   });
-  if (parsed.success) return { ok: true, ns, request: parsed.data };
+  if (parsed.success) return { ok: true, ns, request: parsed.data, trackKey: trackKey(parsed.data) };
   const fields = parsed.error.issues.map((issue) => {
     const field = String(issue.path[0] ?? '') as keyof typeof FIELD_HEADER;
     const header = FIELD_HEADER[field] ? names[FIELD_HEADER[field]] : 'headers';

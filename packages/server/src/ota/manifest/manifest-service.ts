@@ -22,6 +22,7 @@ import {
   signNamespace,
   signRelease,
 } from './release-signatures.js';
+import { trackKey } from './track-key.js';
 
 export type { ManifestOutcome } from './manifest-outcome.js';
 
@@ -110,9 +111,17 @@ export class ManifestService {
     );
   }
 
-  /** The answer when the track is cached, without a promise: the hot path. Undefined on a miss. */
-  resolveCached(request: ManifestRequest, ns: ManifestNamespace, clientId?: string): ManifestOutcome | undefined {
-    const entry = this.cache.peek(trackOf(request));
+  /**
+   * The answer when the track is cached, without a promise: the hot path. Undefined on a miss.
+   * `key` is the request's trackKey when the caller has it (a parsed request carries it).
+   */
+  resolveCached(
+    request: ManifestRequest,
+    ns: ManifestNamespace,
+    clientId?: string,
+    key: string = trackKey(request),
+  ): ManifestOutcome | undefined {
+    const entry = this.cache.peekKey(key);
     return entry && this.outcome(entry, request, ns, clientId);
   }
 

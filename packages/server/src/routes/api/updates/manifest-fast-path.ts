@@ -47,7 +47,7 @@ export function manifestFastPath(service: ManifestService, options: FastPathOpti
     const format = negotiateManifestFormat(request.headers.accept);
     if (!format) return false;
     const clientId = clientIdOf(request.headers);
-    const outcome = service.resolveCached(parsed.request, parsed.ns, clientId);
+    const outcome = service.resolveCached(parsed.request, parsed.ns, clientId, parsed.trackKey);
     if (outcome) {
       if (budget.take()) return send(request, response, parsed, format, outcome, started, options, clientId);
       // A crowd whose requests all arrived in this turn: the rest are answered a slice per turn.
