@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: the three suites (vitest for everything Node-side, jest for the React Native components,
-// Playwright for the web funnel in Debian's Chromium), run one after another even when one fails, then
+// `npm test`: the suites (vitest for everything Node-side, jest for the React Native components,
+// Playwright for the web funnel and the release console in Debian's Chromium), run one after another even when one fails, then
 // ONE closing line with the totals, which is what CI reads.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ const files = {
   vitest: path.join(dir, 'vitest.json'),
   jest: path.join(dir, 'jest.json'),
   web: path.join(dir, 'web.json'),
+  console: path.join(dir, 'console.json'),
 };
 
 const readJson = (file) => {
@@ -51,6 +52,15 @@ const suites = [
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.web },
     counts: () => {
       const stats = readJson(files.web)?.stats;
+      return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+    },
+  },
+  {
+    name: 'playwright (release console)',
+    command: ['npm', 'run', '--silent', 'test:console', '--', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.console },
+    counts: () => {
+      const stats = readJson(files.console)?.stats;
       return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
     },
   },

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+/** Screenshots of every page at both sizes, kept as test artifacts (and attached to the report). */
+export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** axe-core: nothing serious or critical, on whatever is on screen now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+/** At desktop and phone width: no serious axe violation, no sideways scrolling, a full-page PNG each. */
+export async function capture(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await expectAccessible(page);
+    // A phone-sized screen shows the whole page without scrolling sideways.
+    // Listing what sticks out makes a failure say where.
+    const overflowing = await page.evaluate((width) => {
+      if (document.documentElement.scrollWidth <= width) return [];
+      return [...document.querySelectorAll('body *')]
+        .filter((element) => element.getBoundingClientRect().right > width + 0.5)
+        .slice(-5)
+        .map(
+          (element) => `${element.tagName.toLowerCase()}.${element.className}: ${element.textContent?.slice(0, 40)}`,
+        );
+    }, viewport.width);
+    expect(overflowing).toEqual([]);
+    const file = path.join(SCREENSHOT_DIR, `${name}-${size}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`${name}-${size}`, { path: file, contentType: 'image/png' });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+export async function signIn(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(`${url}/console/`);
+  await page.getByLabel('Operator token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tracks' })).toBeVisible();
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Operator token')).toBeVisible();
+}

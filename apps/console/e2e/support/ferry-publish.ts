@@ -1,0 +1,51 @@
+/**
+ * `ferry publish` as a team runs it in CI, through the CLI's real entry point and publish command
+ * (uploads, the release payload, the guard's answer): only what needs an Expo project is stood in
+ * for: the export is a synthetic `expo export` folder (--dist), the app config and fingerprint are
+ * given. Usage (OTA_SERVER_URL and OTA_RELEASE_TOKEN in the environment):
+ *   tsx ferry-publish.ts <runtimeVersion> <message> [--rollout 50 --halt-on-failure-rate 0.5 --halt-min-devices 1]
+ * Prints what the CLI printed; exits with its exit code.
+ */
+import { Command } from 'commander';
+import { publishCommand } from '../../../../packages/cli/src/commands/publish.js';
+import { main } from '../../../../packages/cli/src/main.js';
+import { asset, bundle, writeSyntheticExport } from '../../../../packages/cli/test/support/synthetic-export.js';
+
+const [runtimeVersion, message, ...extra] = process.argv.slice(2);
+if (!runtimeVersion || !message) throw new Error('usage: ferry-publish.ts <runtimeVersion> <message> [flags]');
+const made = writeSyntheticExport({ android: { bundle: bundle('android'), assets: [asset('png')] } });
+const program = new Command('ferry').exitOverride();
+publishCommand(() => ({
+  env: { ...process.env, CI: 'true', GITHUB_SHA: 'c0ffee1234567890', GITHUB_REF_NAME: 'main', GITHUB_ACTOR: 'ci-bot' },
+  out: process.stdout,
+  exporter: async () => {
+    throw new Error('--dist is given: no export runs');
+  },
+  evaluateAppConfig: async () => ({
+    name: 'Console e2e',
+    slug: 'console-e2e',
+    android: { runtimeVersion, package: 'com.example.console' },
+    updates: { requestHeaders: { 'expo-channel-name': 'production' } },
+  }),
+  fingerprint: async () => ({ hash: 'fp-console-e2e-android-0123456789abcdef' }),
+  git: { commit: async () => 'c0ffee1234567890', branch: async () => 'main' },
+}))(program);
+const code = await main(
+  [
+    'node',
+    'ferry',
+    'publish',
+    '--channel',
+    'production',
+    '--platform',
+    'android',
+    '--dist',
+    made.dir,
+    '--message',
+    message,
+    ...extra,
+  ],
+  program,
+);
+made.remove();
+process.exit(code);
