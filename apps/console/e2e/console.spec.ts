@@ -21,8 +21,17 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await stack?.close();
 });
-test.beforeEach(() => {
+let cspViolations: string[] = [];
+test.beforeEach(({ page }) => {
   test.skip(skipReason !== undefined, skipReason);
+  // The console runs under a CSP without 'unsafe-inline': anything it refused would show up here.
+  cspViolations = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+});
+test.afterEach(() => {
+  expect(cspViolations).toEqual([]);
 });
 
 const row = (page: Page, runtimeVersion: string) =>

@@ -1,6 +1,6 @@
 import { ConsoleSession } from '@ferry/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, getJson, send } from './api.js';
+import { getJson, SESSION_ENDED, send } from './api.js';
 import { LiveUpdates, useLive } from './live.js';
 import { AuditPage } from './pages/AuditPage.js';
 import { ReleasePage } from './pages/ReleasePage.js';
@@ -82,10 +82,13 @@ export function App() {
   useEffect(() => {
     getJson('/api/console/session', ConsoleSession)
       .then(setSession)
-      .catch((reason: unknown) => {
-        if (reason instanceof ApiError && reason.status === 401) setSession(null);
-        else setSession(null);
-      });
+      // 401 (no session) and anything else alike: the sign-in page says what the server answers.
+      .catch(() => setSession(null));
+  }, []);
+  useEffect(() => {
+    const ended = () => setSession(null);
+    window.addEventListener(SESSION_ENDED, ended);
+    return () => window.removeEventListener(SESSION_ENDED, ended);
   }, []);
   const signOut = useCallback(async () => {
     await send('/api/console/session', 'DELETE').catch(() => undefined);

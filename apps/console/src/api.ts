@@ -1,5 +1,8 @@
 import { CONSOLE_CSRF_HEADER } from '@ferry/contracts';
 
+/** Dispatched on window when an API call answers 401. */
+export const SESSION_ENDED = 'ferry-console:session-ended';
+
 /** A refusal from the server, with its common error body's code and message. */
 export class ApiError extends Error {
   constructor(
@@ -33,7 +36,11 @@ export async function request(path: string, init: { method?: string; body?: unkn
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  if (!response.ok) throw await failure(response);
+  if (!response.ok) {
+    // The session ended (signed out elsewhere, expired, token revoked): the app shows the sign-in page.
+    if (response.status === 401 && path !== '/api/console/session') window.dispatchEvent(new Event(SESSION_ENDED));
+    throw await failure(response);
+  }
   return response;
 }
 

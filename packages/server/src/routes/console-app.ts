@@ -60,11 +60,12 @@ export async function consoleAppRoutes(app: FastifyInstance, options: { root: st
       prefix: '/console/',
       decorateReply: false,
       index: ['index.html'],
-      redirect: true,
       cacheControl: false,
       serveDotFiles: false,
       setHeaders: consoleHeaders(options.root),
       schemaHide: true,
     });
   });
+  // The pages' relative asset URLs resolve under /console/, so the bare path moves there first.
+  app.get('/console', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/', 301));
 }
