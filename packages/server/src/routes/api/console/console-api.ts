@@ -86,6 +86,10 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
     {
       ...common,
       schema: {
+        // Not in the OpenAPI document: it describes request/answer exchanges, and a stream never
+        // ends (a generated client, or the document-driven fuzz test, would wait on it forever).
+        // docs/console.md describes the stream.
+        hide: true,
         summary: 'Server-sent events: a track changed here or on another instance (text/event-stream)',
         tags: ['console'],
         security,
