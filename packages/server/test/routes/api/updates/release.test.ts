@@ -156,7 +156,22 @@ describeEachEngine('POST /api/updates/release', (engine) => {
         expect(body.error.code).toBe('NATIVE_FINGERPRINT_CHANGED');
         expect(body.error.message).toContain(runtimeVersion);
         expect(body.error.message).toMatch(/higher build number/);
-        expect(await tableCounts()).toEqual(before);
+        // No release; the block itself is audited (guard.blocked, counted per track by the console).
+        expect(await tableCounts()).toEqual({ ...before, audit_events: before.audit_events + 1 });
+        const blocked = await server.app.database.db
+          .selectFrom('audit_events')
+          .selectAll()
+          .where('type', '=', 'guard.blocked')
+          .where('runtime_version', '=', runtimeVersion)
+          .execute();
+        expect(blocked).toHaveLength(1);
+        // The publisher's actor, as its publishes are audited.
+        expect(blocked[0]).toMatchObject({ actor: 'ci', release_id: null, channel: 'production' });
+        const details = blocked[0]?.details;
+        expect(typeof details === 'string' ? JSON.parse(details) : details).toMatchObject({
+          fingerprint: 'B',
+          baselineFingerprint: 'A',
+        });
       }
     });
 
