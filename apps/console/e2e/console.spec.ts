@@ -195,6 +195,15 @@ test('a rollout halted by device reports on the other instance shows up live; th
   await expect(row(page, '3.0.0')).toContainText('halted');
   await expectSameDocument(page);
 
+  // The native-change guard: a changed fingerprint is refused (and counted), unless bypassed.
+  await stack.publish('4.0.0', 'Before the native change');
+  const changed = { FERRY_E2E_FINGERPRINT: 'fp-console-e2e-android-native-change' };
+  await expect(stack.publish('4.0.0', 'Native change', [], changed)).rejects.toThrow(/native|fingerprint/i);
+  await stack.publish('4.0.0', 'Native change, bypassed', [], { ...changed, OTA_ALLOW_NATIVE_CHANGE: '1' });
+  await expect(row(page, '4.0.0')).toContainText('Native change, bypassed');
+  await expect(row(page, '4.0.0').locator('td[data-label="Guard blocks"]')).toHaveText(/^1\s*1 bypassed$/);
+  await capture(page, testInfo, 'tracks-all-states');
+
   await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
   await expect(page.locator('[data-type="rollout.halted"]')).toHaveCount(1);
@@ -205,6 +214,12 @@ test('a rollout halted by device reports on the other instance shows up live; th
   await expect(page.locator('[data-type="directive.created"]')).toHaveCount(1);
   await page.getByLabel('Actor').fill('');
   await page.getByRole('button', { name: 'Apply' }).click();
+  // Guard bypasses stand out.
+  await expect(page.locator('[data-type="guard.bypassed"]')).toContainText('Guard bypass');
+  await expect(page.locator('[data-type="guard.blocked"]')).toContainText('Guard block');
   await capture(page, testInfo, 'audit-log');
+  await page.getByLabel('Type').fill('guard.bypassed,guard.blocked');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.locator('.audit > li')).toHaveCount(2);
   await expectAccessible(page);
 });

@@ -22,5 +22,7 @@ try {
 }
 const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: webDir, stdio: 'inherit' });
 if (result.status !== 0) {
-  process.stderr.write('@ferry/console: the console did not build; run `npm run build -w @ferry/console` to see why.\n');
+  process.stderr.write(
+    '@ferry/console: the console did not build; run `npm run build -w @ferry/console` to see why.\n',
+  );
 }

@@ -2,7 +2,8 @@
  * `ferry publish` as a team runs it in CI, through the CLI's real entry point and publish command
  * (uploads, the release payload, the guard's answer): only what needs an Expo project is stood in
  * for: the export is a synthetic `expo export` folder (--dist), the app config and fingerprint are
- * given. Usage (OTA_SERVER_URL and OTA_RELEASE_TOKEN in the environment):
+ * given (FERRY_E2E_FINGERPRINT overrides the fingerprint). Usage (OTA_SERVER_URL and OTA_RELEASE_TOKEN
+ * in the environment):
  *   tsx ferry-publish.ts <runtimeVersion> <message> [--rollout 50 --halt-on-failure-rate 0.5 --halt-min-devices 1]
  * Prints what the CLI printed; exits with its exit code.
  */
@@ -27,7 +28,7 @@ publishCommand(() => ({
     android: { runtimeVersion, package: 'com.example.console' },
     updates: { requestHeaders: { 'expo-channel-name': 'production' } },
   }),
-  fingerprint: async () => ({ hash: 'fp-console-e2e-android-0123456789abcdef' }),
+  fingerprint: async () => ({ hash: process.env.FERRY_E2E_FINGERPRINT ?? 'fp-console-e2e-android-0123456789abcdef' }),
   git: { commit: async () => 'c0ffee1234567890', branch: async () => 'main' },
 }))(program);
 const code = await main(

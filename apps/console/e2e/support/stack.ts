@@ -40,7 +40,7 @@ export interface Stack {
   a: Instance;
   b: Instance;
   /** `ferry publish` through the CLI against instance A; resolves with the new release id. */
-  publish(runtimeVersion: string, message: string, flags?: string[]): Promise<string>;
+  publish(runtimeVersion: string, message: string, flags?: string[], env?: Record<string, string>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -89,11 +89,11 @@ export async function startStack(name: string): Promise<Stack> {
   return {
     a,
     b,
-    publish: async (runtimeVersion, message, flags = []) => {
+    publish: async (runtimeVersion, message, flags = [], env = {}) => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
         [...tsx, path.join(consoleDir, 'e2e/support/ferry-publish.ts'), runtimeVersion, message, ...flags],
-        { cwd: repoDir, env: { ...process.env, OTA_SERVER_URL: a.url, OTA_RELEASE_TOKEN: a.releaseToken } },
+        { cwd: repoDir, env: { ...process.env, OTA_SERVER_URL: a.url, OTA_RELEASE_TOKEN: a.releaseToken, ...env } },
       );
       const id = /published release ([0-9a-f-]{36})/.exec(stdout)?.[1];
       if (!id) throw new Error(`ferry publish printed no release id:\n${stdout}`);
