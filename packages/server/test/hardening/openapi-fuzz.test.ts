@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OperatorTokenStore } from '../../src/auth/operator-token-store.js';
 import {
   bodyFor,
   type CertificateTestServer,
@@ -74,7 +75,7 @@ interface JsonSchema {
   default?: unknown;
 }
 
-type AuthKind = 'release' | 'user' | 'operator' | 'none';
+type AuthKind = 'release' | 'admin' | 'user' | 'operator' | 'none';
 
 interface Operation {
   method: string;
@@ -192,16 +193,20 @@ interface OpenApiOperation {
 }
 
 const authOf = (path: string, operation: OpenApiOperation): AuthKind =>
-  operation.security?.length
-    ? 'release'
-    : path.startsWith('/v2/user/')
-      ? 'user'
-      : path.startsWith('/v2/operator/')
-        ? 'operator'
-        : 'none';
+  // Operator tokens are managed by admins only; the release token may not (issue 19).
+  path.startsWith('/api/operator-tokens')
+    ? 'admin'
+    : operation.security?.length
+      ? 'release'
+      : path.startsWith('/v2/user/')
+        ? 'user'
+        : path.startsWith('/v2/operator/')
+          ? 'operator'
+          : 'none';
 
 interface Seeded {
   runtimeVersion: string;
+  adminToken: string;
   assignmentId: string;
   userId: string;
 }
@@ -822,7 +827,11 @@ async function seed(server: CertificateTestServer): Promise<Seeded> {
   if (published.status !== 201) throw new Error(`seed release: ${published.status} ${await published.text()}`);
   const userId = `user-${randomUUID()}`;
   const assignmentId = await server.createAssignment(userId, 'VENDOR_A');
-  return { runtimeVersion, assignmentId, userId };
+  const { token: adminToken } = await new OperatorTokenStore(server.app.database.db).create(
+    { name: 'fuzz-admin', role: 'admin' },
+    { actor: 'test' },
+  );
+  return { runtimeVersion, assignmentId, userId, adminToken };
 }
 
 interface BatteryResult {
@@ -847,6 +856,7 @@ async function runBattery(server: CertificateTestServer, engine: EngineName): Pr
   const doc = (await (await fetch(`${server.url}/docs/json`)).json()) as Parameters<typeof operationsOf>[0];
   const credentials: Record<AuthKind, string | undefined> = {
     release: `Bearer ${server.token}`,
+    admin: `Bearer ${seeded.adminToken}`,
     user: `Bearer ${await server.tokenFor(seeded.userId)}`,
     operator: `Bearer ${TEST_OPERATOR_TOKEN}`,
     none: undefined,

@@ -44,7 +44,8 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
   route.post(
     '/api/console/session',
     {
-      onRequest: requireConsoleHeader,
+      // After validation: nothing happens before the handler, and a malformed body is told so first.
+      preHandler: requireConsoleHeader,
       config: { rateLimit },
       schema: {
         summary: 'Sign in to the release console with an operator token (sets an HttpOnly session cookie)',
