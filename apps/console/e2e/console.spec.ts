@@ -138,7 +138,7 @@ test('a releaser widens a rollout, from the keyboard alone', async ({ page }, te
 
 test('a releaser rolls a track back to an earlier release, then to the embedded bundle; the other instance serves it', async ({
   page,
-}) => {
+}, testInfo) => {
   await signIn(page, stack.a.url, stack.a.tokens.releaser!);
   await page.getByRole('link', { name: 'production · android · 1.0.0' }).click();
   const stable = page.locator(`[data-entry="${ids.stable}"]`);
@@ -156,6 +156,7 @@ test('a releaser rolls a track back to an earlier release, then to the embedded 
   await embedded.getByRole('button', { name: 'Roll back to embedded' }).click();
   await expect(page.locator('.history > li').first()).toContainText('roll back to embedded');
   await expect(page.locator('.history > li').first()).toContainText('Directive by operator:rita');
+  await capture(page, testInfo, 'track-history-rollbacks');
 
   // Instance B serves the directive too (PostgreSQL NOTIFY reached its manifest cache).
   await expect

@@ -143,15 +143,17 @@ export function TracksPage() {
           {rows.map((t) => (
             <tr key={trackLabel(t)} data-track={`${t.channel}/${t.platform}/${t.runtimeVersion}`}>
               <td data-label="Track">
-                <a href={href.track(t)}>{trackLabel(t)}</a>
-                {t.activeReleaseId && (
-                  <div className="sub">
-                    <a href={href.release(t.activeReleaseId)} aria-label={`Release ${shortId(t.activeReleaseId)}`}>
-                      {shortId(t.activeReleaseId)}
-                    </a>{' '}
-                    {t.message}
-                  </div>
-                )}
+                <div>
+                  <a href={href.track(t)}>{trackLabel(t)}</a>
+                  {t.activeReleaseId && (
+                    <div className="sub">
+                      <a href={href.release(t.activeReleaseId)} aria-label={`Release ${shortId(t.activeReleaseId)}`}>
+                        {shortId(t.activeReleaseId)}
+                      </a>{' '}
+                      {t.message}
+                    </div>
+                  )}
+                </div>
               </td>
               <td data-label="State">
                 <span className={`badge state-${t.state}`}>{t.state}</span>
@@ -162,7 +164,12 @@ export function TracksPage() {
               <td data-label="Last publish">{dateTime(t.lastPublishAt)}</td>
               <td data-label="Guard blocks">
                 {t.guardBlocks}
-                {t.guardBypasses > 0 && <span className="badge bypass"> {t.guardBypasses} bypassed</span>}
+                {t.guardBypasses > 0 && (
+                  <>
+                    {' '}
+                    <span className="badge bypass">{t.guardBypasses} bypassed</span>
+                  </>
+                )}
               </td>
             </tr>
           ))}
