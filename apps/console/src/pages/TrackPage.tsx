@@ -13,11 +13,14 @@ function ReleaseItem({
   entry,
   track,
   isHead,
+  isNewestRelease,
   onDone,
 }: {
   entry: ReleaseEntry;
   track: Track;
   isHead: boolean;
+  /** The newest release cannot be rolled back to, even under a directive (the server answers 409 ALREADY_ACTIVE). */
+  isNewestRelease: boolean;
   onDone: (m: string) => void;
 }) {
   const { metadata, rollout } = entry;
@@ -62,7 +65,7 @@ function ReleaseItem({
       {isHead && rollout?.state === 'running' && (
         <RolloutActions track={track} releaseId={entry.id} percent={rollout.percent} onDone={onDone} />
       )}
-      {!isHead && (
+      {!isNewestRelease && (
         <div className="actions">
           <RollbackTo track={track} releaseId={entry.id} onDone={onDone} />
         </div>
@@ -116,7 +119,14 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
               <p className="message">Directive by {entry.actor}</p>
             </li>
           ) : (
-            <ReleaseItem key={entry.id} entry={entry} track={track} isHead={entry === head} onDone={onDone} />
+            <ReleaseItem
+              key={entry.id}
+              entry={entry}
+              track={track}
+              isHead={entry === head}
+              isNewestRelease={entry === headRelease}
+              onDone={onDone}
+            />
           ),
         )}
       </ol>

@@ -8,7 +8,8 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OperatorTokenStore } from '../../../src/auth/operator-token-store.js';
 import { createTestDatabase, describeEachEngine, type TestDatabase } from '../../support/engines.js';
-import { type EventStreamReader, openEventStream } from '../../support/event-stream-reader.js';
+import { openEventStream } from '../../support/event-stream-reader.js';
+import { clientHeaders } from '../../support/expo-client.js';
 import { fileOf, publishRelease } from '../../support/publisher.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
@@ -160,6 +161,32 @@ describeEachEngine('console read API', (engine) => {
     expect(detail.daily.adopted).toHaveLength(14);
     expect(detail.daily.failed).toHaveLength(14);
     expect(detail.health).toEqual({ received: 0, failed: 0 });
+  });
+
+  it('counts the devices that ran a release and those that reported it failed, per UTC day and on its track', async () => {
+    const t = track('devices-1');
+    const { id } = await publishRelease(a, { ...t, launch: launch() });
+    const check = (device: string, extra: Record<string, string>) =>
+      fetch(`${a.url}/api/updates/manifest`, {
+        headers: { ...clientHeaders('expo', t), 'eas-client-id': device, ...extra },
+      }).then((response) => response.arrayBuffer());
+    const [one, two] = [randomUUID(), randomUUID()];
+    await check(one, { 'expo-current-update-id': id });
+    await check(two, { 'expo-current-update-id': id });
+    await check(two, { 'expo-recent-failed-update-ids': `"${id}"` });
+    // Reports are written in batches (DeviceReports): wait until both devices are in.
+    const detail = async () => ConsoleReleaseDetail.parse(await (await get(`/api/console/releases/${id}`)).json());
+    await expect.poll(async () => (await detail()).health).toEqual({ received: 2, failed: 1 });
+    const release = await detail();
+    expect(release.adoption).toEqual({ last24h: 2, last7d: 2 });
+    expect(release.daily.adopted.at(-1)?.devices).toBe(2);
+    expect(release.daily.failed.at(-1)?.devices).toBe(1);
+    expect(release.daily.adopted.slice(0, -1).every((day) => day.devices === 0)).toBe(true);
+    const { tracks } = ConsoleTracksResponse.parse(await (await get('/api/console/tracks')).json());
+    expect(tracks.find((x) => x.runtimeVersion === t.runtimeVersion)).toMatchObject({
+      adoption24h: 2,
+      failureRate: 0.5,
+    });
   });
 
   it('streams a publish, a rollout change and a directive made on this instance as they happen', async () => {
