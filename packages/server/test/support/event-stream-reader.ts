@@ -19,7 +19,10 @@ export interface EventStreamReader {
 
 export async function openEventStream(url: string, headers: Record<string, string>): Promise<EventStreamReader> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
   const received: StreamedEvent[] = [];
   const waiters: Array<{ matches: (event: StreamedEvent) => boolean; resolve: (event: StreamedEvent) => void }> = [];
   let text = '';
