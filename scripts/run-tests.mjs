@@ -12,6 +12,7 @@ const files = {
   vitest: path.join(dir, 'vitest.json'),
   jest: path.join(dir, 'jest.json'),
   web: path.join(dir, 'web.json'),
+  nativeWeb: path.join(dir, 'native-web.json'),
   console: path.join(dir, 'console.json'),
 };
 
@@ -52,6 +53,16 @@ const suites = [
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.web },
     counts: () => {
       const stats = readJson(files.web)?.stats;
+      return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+    },
+  },
+  {
+    // The app SDK's native certificate screens, rendered by react-native-web, against the real server.
+    name: 'playwright (native screens via react-native-web)',
+    command: ['npm', 'run', '--silent', 'test:native-web', '--', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.nativeWeb },
+    counts: () => {
+      const stats = readJson(files.nativeWeb)?.stats;
       return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
     },
   },

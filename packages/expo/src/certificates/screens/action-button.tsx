@@ -20,7 +20,7 @@ export function ActionButton({ label, onPress, primary, disabled, hint, style, t
       accessibilityRole="button"
       accessibilityLabel={label}
       accessibilityHint={hint}
-      accessibilityState={{ disabled: Boolean(disabled) }}
+      aria-disabled={Boolean(disabled)}
       disabled={disabled}
       onPress={onPress}
       testID={testID}

@@ -7,10 +7,7 @@ import { COLORS, funnelStyles } from './funnel-styles.js';
 export function BusyStatus({ pending }: { pending: PendingWork | null }) {
   const text = useFunnelText();
   return (
-    <View
-      accessibilityLiveRegion="polite"
-      style={{ minHeight: 24, flexDirection: 'row', gap: 8, alignItems: 'center' }}
-    >
+    <View aria-live="polite" style={{ minHeight: 24, flexDirection: 'row', gap: 8, alignItems: 'center' }}>
       {pending ? (
         <>
           <ActivityIndicator color={COLORS.primary} />

@@ -96,7 +96,7 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
       {resolved.status === 'ready' ? (
         <FunnelSteps entry={resolved.entry} deps={deps} showAlert={presenter} />
       ) : resolved.status === 'loading' ? (
-        <View style={funnelStyles.screen} accessibilityLiveRegion="polite">
+        <View style={funnelStyles.screen} aria-live="polite">
           <ActivityIndicator color={COLORS.primary} />
           <Text style={funnelStyles.muted}>{text.t('loading')}</Text>
         </View>

@@ -45,7 +45,8 @@ export function ChoicePicker({
         accessibilityRole="button"
         accessibilityLabel={`${label}: ${value || placeholder}`}
         accessibilityHint={error}
-        accessibilityState={{ disabled: Boolean(disabled), expanded: open }}
+        aria-disabled={Boolean(disabled)}
+        aria-expanded={open}
         disabled={disabled}
         onPress={() => setOpen(true)}
         testID={testID}
@@ -73,7 +74,7 @@ export function ChoicePicker({
                   key={option}
                   accessibilityRole="radio"
                   accessibilityLabel={option}
-                  accessibilityState={{ checked: selected }}
+                  aria-checked={selected}
                   onPress={() => choose(option)}
                   style={({ pressed }) => [
                     {

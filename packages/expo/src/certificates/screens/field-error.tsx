@@ -5,7 +5,7 @@ import { funnelStyles } from './funnel-styles.js';
 export function FieldError({ message, testID }: { message: string | undefined; testID?: string }) {
   if (!message) return null;
   return (
-    <Text style={funnelStyles.fieldError} accessibilityLiveRegion="polite" accessibilityRole="text" testID={testID}>
+    <Text style={funnelStyles.fieldError} aria-live="polite" accessibilityRole="text" testID={testID}>
       {message}
     </Text>
   );

@@ -53,7 +53,7 @@ export function IntroScreen({ state, dispatch }: CertificateStepProps) {
               key={document}
               accessibilityRole="radio"
               accessibilityLabel={text.document(document)}
-              accessibilityState={{ checked }}
+              aria-checked={checked}
               onPress={() => dispatch({ type: 'documentChosen', document })}
               testID={`certificate-document-${document}`}
               style={({ pressed }) => [

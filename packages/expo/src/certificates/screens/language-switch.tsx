@@ -21,7 +21,7 @@ export function LanguageSwitch() {
             accessibilityRole="radio"
             accessibilityLabel={text.t(`language.${language}`)}
             accessibilityLanguage={language}
-            accessibilityState={{ checked }}
+            aria-checked={checked}
             onPress={() => text.setLanguage(language)}
             testID={`certificate-language-${language}`}
             style={({ pressed }) => [
