@@ -34,6 +34,7 @@ export function useCertificateDependencies(server: CertificateServer): FunnelDep
   const directCipher = isDependencies(server) ? server.cipher : null;
   const url = options?.url;
   const aesKey = options?.aesKey;
+  const hasRandomBytes = Boolean(options?.randomBytes);
   return useMemo(() => {
     if (directApi && directCipher) return { api: directApi, cipher: directCipher };
     const current = () => latest.current as CertificateServerOptions;
@@ -43,17 +44,13 @@ export function useCertificateDependencies(server: CertificateServer): FunnelDep
         getToken: () => current().getToken(),
         fetch: (input, init) => (current().fetch ?? globalThis.fetch)(input, init),
       }),
-      cipher: createNativeIdentityCipher({
-        key: aesKey ?? '',
-        randomBytes: (length) => {
-          const source = current().randomBytes;
-          if (source) return source(length);
-          const bytes = new Uint8Array(length);
-          // Throws where no secure source exists: the funnel then shows "secure entry unavailable".
-          globalThis.crypto.getRandomValues(bytes);
-          return bytes;
-        },
-      }),
+      // Without a random source the cipher uses WebCrypto where it exists (react-native-web, a
+      // polyfill); where none exists encryption fails and the funnel shows "secure entry unavailable".
+      cipher: createNativeIdentityCipher(
+        hasRandomBytes
+          ? { key: aesKey ?? '', randomBytes: (length) => (current().randomBytes as RandomBytes)(length) }
+          : { key: aesKey ?? '' },
+      ),
     };
-  }, [directApi, directCipher, url, aesKey]);
+  }, [directApi, directCipher, url, aesKey, hasRandomBytes]);
 }
