@@ -73,6 +73,24 @@ describe('ConsoleEventStreams', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('closes, at a heartbeat, a stream whose credential no longer admits it', async () => {
+    vi.useFakeTimers();
+    const streams = new ConsoleEventStreams({ events: new TrackEvents(), maxConnections: 2, heartbeatMs: 1000 });
+    const kept = new FakeResponse();
+    const revoked = new FakeResponse();
+    let admitted = true;
+    streams.attach(kept as unknown as ServerResponse, async () => true);
+    streams.attach(revoked as unknown as ServerResponse, async () => admitted);
+    vi.advanceTimersByTime(1000);
+    await vi.waitFor(() => expect(revoked.text).toContain(': heartbeat'));
+    expect(revoked.ended).toBe(false);
+    admitted = false;
+    vi.advanceTimersByTime(1000);
+    await vi.waitFor(() => expect(revoked.ended).toBe(true));
+    expect(kept.ended).toBe(false);
+    expect(streams.count).toBe(1);
+  });
+
   it('ends every stream when the server closes', () => {
     const events = new TrackEvents();
     const streams = new ConsoleEventStreams({ events, maxConnections: 2, heartbeatMs: 1000 });

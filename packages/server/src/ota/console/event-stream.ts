@@ -23,7 +23,8 @@ export const formatEvent = (event: ConsoleEvent): string => `event: ${event.type
  * comment, and is forgotten the moment its socket closes; closing the server ends them all.
  */
 export class ConsoleEventStreams {
-  private readonly open = new Set<ServerResponse>();
+  /** Each open stream, with how to ask whether its credential still admits it. */
+  private readonly open = new Map<ServerResponse, (() => Promise<boolean>) | undefined>();
   private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: EventStreamOptions) {}
@@ -36,8 +37,12 @@ export class ConsoleEventStreams {
     return this.open.size >= this.options.maxConnections;
   }
 
-  /** Starts streaming to a response whose headers were not sent yet. */
-  attach(response: ServerResponse): void {
+  /**
+   * Starts streaming to a response whose headers were not sent yet. `stillAdmitted` is asked at
+   * every heartbeat: a stream whose session ended or whose token was revoked is closed then, so a
+   * revocation stops the live feed within one heartbeat, not at the browser's next reconnect.
+   */
+  attach(response: ServerResponse, stillAdmitted?: () => Promise<boolean>): void {
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -51,7 +56,7 @@ export class ConsoleEventStreams {
     const unsubscribe = this.options.events.subscribe((event) => {
       response.write(formatEvent(event));
     });
-    this.open.add(response);
+    this.open.set(response, stillAdmitted);
     const forget = () => {
       unsubscribe();
       this.open.delete(response);
@@ -65,7 +70,13 @@ export class ConsoleEventStreams {
   private startHeartbeat(): void {
     if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {
-      for (const response of this.open) response.write(': heartbeat\n\n');
+      for (const [response, stillAdmitted] of this.open) {
+        response.write(': heartbeat\n\n');
+        stillAdmitted?.().then(
+          (admitted) => admitted || response.end(),
+          () => response.end(),
+        );
+      }
     }, this.options.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -78,7 +89,7 @@ export class ConsoleEventStreams {
   /** Ends every stream: a closing server must not wait for browsers to hang up. */
   closeAll(): void {
     this.stopHeartbeat();
-    for (const response of this.open) response.end();
+    for (const response of this.open.keys()) response.end();
     this.open.clear();
   }
 }

@@ -61,6 +61,18 @@ describeEachEngine('console read API', (engine) => {
     }
   });
 
+  it('admits a viewer token until it is revoked (then 401), and the release token', async () => {
+    const store = new OperatorTokenStore(a.app.database.db);
+    const created = await store.create({ name: 'victor', role: 'viewer' }, { actor: 'test' });
+    const headers = { authorization: `Bearer ${created.token}` };
+    expect((await get('/api/console/tracks', headers)).status).toBe(200);
+    await store.revoke(created.id, { actor: 'test' });
+    const refused = await get('/api/console/tracks', headers);
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error.code).toBe('UNAUTHORIZED');
+    expect((await get('/api/console/tracks', { authorization: `Bearer ${a.token}` })).status).toBe(200);
+  });
+
   it('answers bad input with 400 and an unknown release with 404, in the common error body', async () => {
     const missing = await get('/api/console/history?channel=production');
     expect(missing.status).toBe(400);

@@ -105,7 +105,13 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
       }
       // The stream outlives the handler: Fastify hands the socket over.
       reply.hijack();
-      options.streams.attach(reply.raw);
+      // Asked again at every heartbeat: the same check, against the same cookie or token.
+      const stillAdmitted = () =>
+        options.requireViewer(request).then(
+          () => true,
+          () => false,
+        );
+      options.streams.attach(reply.raw, stillAdmitted);
       request.log.debug('console event stream opened');
     },
   );
