@@ -31,10 +31,16 @@ async function fillIntro(page: Page, t: Translate, document: CertificateDocument
     await page.getByLabel(t('intro.family.mthrNm'), { exact: true }).fill(PERSON.mother);
     return;
   }
-  await page.getByTestId('certificate-sido').click();
-  await page.getByRole('radio', { name: PERSON.sido, exact: true }).click();
-  await page.getByTestId('certificate-sigg').click();
-  await page.getByRole('radio', { name: PERSON.sigg, exact: true }).click();
+  for (const [picker, option] of [
+    ['certificate-sido', PERSON.sido],
+    ['certificate-sigg', PERSON.sigg],
+  ] as const) {
+    await page.getByTestId(picker).click();
+    await page.getByRole('radio', { name: option, exact: true }).click();
+    // The list closes (it slides away) and the field shows the choice.
+    await expect(page.getByTestId(`${picker}-options`)).toBeHidden();
+    await expect(page.getByTestId(picker)).toHaveText(option);
+  }
 }
 
 const stepShown = (page: Page, step: string) => expect(page.getByTestId(`certificate-${step}`)).toBeVisible();
