@@ -1,5 +1,6 @@
 import { ConsoleEvent, type Track } from '@ferry/contracts';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { ApiError, request, SESSION_ENDED } from './api.js';
 import { sameTrack, trackLabel } from './format.js';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
@@ -50,7 +51,16 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       }));
       opened = true;
     };
-    source.onerror = () => setState((s) => ({ ...s, status: 'offline' }));
+    source.onerror = () => {
+      setState((s) => ({ ...s, status: 'offline' }));
+      // CLOSED: the server refused the reconnect (401 or 403), so the browser stops retrying. If
+      // the session ended (signed out elsewhere, token revoked), the app returns to the sign-in page.
+      if (source.readyState === EventSource.CLOSED) {
+        request('/api/console/session').catch((reason: unknown) => {
+          if (reason instanceof ApiError && reason.status === 401) window.dispatchEvent(new Event(SESSION_ENDED));
+        });
+      }
+    };
     const onTrack = (message: MessageEvent<string>) => {
       const parsed = ConsoleEvent.safeParse(JSON.parse(message.data));
       if (!parsed.success || parsed.data.type !== 'track') return;
