@@ -188,6 +188,7 @@ test('a rollout halted by device reports on the other instance shows up live; th
   ]);
   await signIn(page, stack.a.url, stack.a.tokens.viewer!);
   await expect(row(page, '3.0.0')).toContainText('running');
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
   await markDocument(page);
   // Two devices report the release failed, to instance B only.
   for (const device of [randomUUID(), randomUUID()]) {

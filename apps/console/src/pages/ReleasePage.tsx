@@ -81,7 +81,15 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
         )}
       </dl>
       {release.rollout?.state === 'running' && (
-        <RolloutActions track={release} releaseId={release.id} percent={release.rollout.percent} onDone={onDone} />
+        <RolloutActions
+          track={release}
+          releaseId={release.id}
+          percent={release.rollout.percent}
+          onDone={(message) => {
+            onDone(message);
+            detail.reload();
+          }}
+        />
       )}
 
       <h2>Devices</h2>

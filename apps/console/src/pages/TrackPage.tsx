@@ -81,6 +81,11 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
     () => getJson(`/api/console/history?${new URLSearchParams(track).toString()}`, ConsoleHistoryResponse),
     `${trackLabel(track)} ${live}`,
   );
+  // After an action, read again at once (the live event would also bring it, when the stream is up).
+  const done = (message: string) => {
+    onDone(message);
+    history.reload();
+  };
   const entries = history.data?.entries ?? [];
   const head = entries[0];
   const headRelease = entries.find((entry) => entry.kind === 'release');
@@ -102,7 +107,7 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
               <span className="badge state-embedded">embedded</span> Devices run their embedded bundle.
             </p>
           ) : (
-            <RollBackToEmbedded track={track} activeReleaseId={headRelease?.id ?? null} onDone={onDone} />
+            <RollBackToEmbedded track={track} activeReleaseId={headRelease?.id ?? null} onDone={done} />
           )}
         </div>
       )}
@@ -125,7 +130,7 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
               track={track}
               isHead={entry === head}
               isNewestRelease={entry === headRelease}
-              onDone={onDone}
+              onDone={done}
             />
           ),
         )}
