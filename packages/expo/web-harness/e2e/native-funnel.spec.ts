@@ -1,4 +1,5 @@
 import { createDecipheriv } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { CERTIFICATE_PROVIDERS, documentLabelKey, providerLabelKey, type Translate } from '@ferry/certificate-flow';
 import { CERTIFICATE_DOCUMENTS, type CertificateDocument, type CertificateVendor } from '@ferry/contracts';
 import type { Page } from '@playwright/test';
@@ -43,6 +44,13 @@ async function fillIntro(page: Page, t: Translate, document: CertificateDocument
   }
 }
 
+/** axe-core on what react-native-web renders of the native screens: nothing serious or critical. */
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
 const stepShown = (page: Page, step: string) => expect(page.getByTestId(`certificate-${step}`)).toBeVisible();
 
 // Every document × vendor in Korean: VENDOR_A from the menu, VENDOR_B from an assignment deep link.
@@ -68,7 +76,11 @@ for (const { document, vendor, provider } of CASES) {
       const alerts = recordAlerts(page);
       const assignmentId = vendor === 'VENDOR_B' ? await ferry.createAssignment(vendor as CertificateVendor) : null;
       await openFunnel(page, language, assignmentId);
-      const shot = (step: string) => screenshot(page, `${language}-${document}-${vendor}-${step}`);
+      // Screenshot every step; axe once per document, step and language (the vendor changes no markup).
+      const shot = async (step: string) => {
+        await screenshot(page, `${language}-${document}-${vendor}-${step}`);
+        if (vendor === 'VENDOR_A' || language === 'en') await expectAccessible(page);
+      };
 
       await expect(page.getByRole('heading', { name: t('service.heading') })).toBeVisible();
       await fillIntro(page, t, document);

@@ -20,9 +20,9 @@ export function ConfirmScreen({ state, dispatch }: CertificateStepProps) {
     <View style={funnelStyles.screen} testID="certificate-confirm">
       <StepHeading>{text.t('confirm.heading', { provider })}</StepHeading>
       <ChosenDocument document={state.document} />
-      <View accessibilityRole="list" style={funnelStyles.group}>
+      <View role="list" style={funnelStyles.group}>
         {steps.map((line, index) => (
-          <Text key={line} style={funnelStyles.body}>{`${index + 1}. ${line}`}</Text>
+          <Text key={line} role="listitem" style={funnelStyles.body}>{`${index + 1}. ${line}`}</Text>
         ))}
       </View>
       <View style={funnelStyles.actions}>

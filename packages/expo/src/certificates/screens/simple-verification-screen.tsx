@@ -16,7 +16,7 @@ export function SimpleVerificationScreen({ state, dispatch }: CertificateStepPro
       <StepHeading>{text.t('verification.heading')}</StepHeading>
       <ChosenDocument document={state.document} />
       <Text style={funnelStyles.body}>{text.t('verification.help')}</Text>
-      <View style={funnelStyles.actions} accessibilityRole="list">
+      <View style={funnelStyles.actions}>
         {CERTIFICATE_PROVIDERS.map((provider) => (
           <ActionButton
             key={provider.code}
