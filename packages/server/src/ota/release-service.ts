@@ -201,7 +201,13 @@ export class ReleaseService {
     // Records never change once written, so the one `to` names can be read before taking the lock.
     const requested = request.to === undefined ? undefined : await this.deps.store.findById(request.to);
     const outcome = await this.deps.store.withTrackLock(track, async (locked) => {
-      const decision = decideRollback({ track, to: request.to, requested, recent: await locked.recent(2) });
+      const decision = decideRollback({
+        track,
+        to: request.to,
+        requested,
+        recent: await locked.recent(2),
+        embeddedIsServed: (await locked.timeline()).head?.kind === 'directive',
+      });
       if (decision.kind !== 'restore') throw rollbackRefusal(decision, track);
       // Asset GC keeps only the newest releases of a track: an older one's assets may be gone, and
       // a manifest must never point devices at nothing (422 ASSET_MISSING, as for a publish).

@@ -17,8 +17,10 @@ const release = (id: string, over: Partial<Release> = {}): Release => ({
 const [a, b, c] = [release('a'), release('b'), release('c')];
 const otherTrack = release('x', { platform: 'android' });
 
-// [name, recent (newest first), to, requested, expected kind, expected source]
-const rows: Array<[string, Release[], string | undefined, Release | undefined, RollbackDecision['kind'], string?]> = [
+// [name, recent (newest first), to, requested, expected kind, expected source, embedded served]
+const rows: Array<
+  [string, Release[], string | undefined, Release | undefined, RollbackDecision['kind'], string?, boolean?]
+> = [
   ['empty track', [], undefined, undefined, 'empty-track'],
   ['empty track with --to', [], 'a', a, 'empty-track'],
   ['only one release', [c], undefined, undefined, 'no-earlier-release'],
@@ -29,11 +31,23 @@ const rows: Array<[string, Release[], string | undefined, Release | undefined, R
   ['--to an unknown id', [c, b], 'zzz', undefined, 'not-in-track'],
   ['--to a release of another track', [c, b], 'x', otherTrack, 'not-in-track'],
   ['--to with a single release that is active', [c], 'c', c, 'already-active'],
+  ['after a roll back to embedded: --to the newest release', [c, b], 'c', c, 'restore', 'c', true],
+  ['after a roll back to embedded: --to the only release', [c], 'c', c, 'restore', 'c', true],
+  [
+    'after a roll back to embedded: the default is still the one before',
+    [c, b],
+    undefined,
+    undefined,
+    'restore',
+    'b',
+    true,
+  ],
+  ['after a roll back to embedded: --to an older release', [c, b], 'a', a, 'restore', 'a', true],
 ];
 
 describe('decideRollback', () => {
-  it.each(rows)('%s → %s', (_name, recent, to, requested, kind, source) => {
-    const decision = decideRollback({ track, recent, to, requested });
+  it.each(rows)('%s → %s', (_name, recent, to, requested, kind, source, embeddedIsServed) => {
+    const decision = decideRollback({ track, recent, to, requested, embeddedIsServed });
     expect(decision.kind).toBe(kind);
     if (decision.kind === 'restore') {
       expect(decision.source.id).toBe(source);

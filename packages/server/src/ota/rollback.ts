@@ -9,6 +9,11 @@ export interface RollbackInput {
   requested?: Release;
   /** The newest releases of the track, newest first (at least two when the track has them). */
   recent: Release[];
+  /**
+   * The track serves a roll back to embedded made after its newest release: that release is then
+   * not active, and may be restored like any earlier one.
+   */
+  embeddedIsServed?: boolean;
 }
 
 export type RollbackDecision =
@@ -26,14 +31,15 @@ const sameTrack = (release: Release, track: Track): boolean =>
 /**
  * Which release a rollback restores. The newest record is the active one, so a rollback restores
  * either the release named by `to` (from the same track, and not the active one) or, by default,
- * the release just before the newest.
+ * the release just before the newest. After a roll back to embedded no release is active, so `to`
+ * may name the newest too (the default stays the one before it).
  */
 export function decideRollback(input: RollbackInput): RollbackDecision {
   const [newest, previous] = input.recent;
   if (!newest) return { kind: 'empty-track' };
   if (input.to !== undefined) {
     if (!input.requested || !sameTrack(input.requested, input.track)) return { kind: 'not-in-track', to: input.to };
-    if (input.requested.id === newest.id) return { kind: 'already-active', newest };
+    if (input.requested.id === newest.id && !input.embeddedIsServed) return { kind: 'already-active', newest };
     return { kind: 'restore', source: input.requested, replaced: newest };
   }
   if (!previous) return { kind: 'no-earlier-release', newest };

@@ -226,6 +226,35 @@ describeEachEngine('release control', (engine) => {
     ).toBe(later);
   });
 
+  it('after a roll back to embedded, the release it replaced can be restored (it is no longer active)', async () => {
+    const track = freshTrack();
+    const newest = await publish(track);
+    const embedded = randomUUID();
+    const directive = await server.authed('/api/updates/directives', {
+      method: 'POST',
+      body: JSON.stringify({ ...track, type: 'rollBackToEmbedded' }),
+    });
+    expect(directive.status).toBe(201);
+    const restored = await server.authed('/api/updates/rollback', {
+      method: 'POST',
+      body: JSON.stringify({ ...track, to: newest }),
+    });
+    expect(restored.status).toBe(201);
+    const body = (await restored.json()) as { release: { id: string }; restored: { id: string } };
+    expect(body.restored.id).toBe(newest);
+    // Devices on their embedded bundle get the restored content again, as a new record.
+    expect(
+      servedId(await check(track, { 'expo-current-update-id': embedded, 'expo-embedded-update-id': embedded })),
+    ).toBe(body.release.id);
+    // Once it is served, naming it again is refused as before.
+    const again = await server.authed('/api/updates/rollback', {
+      method: 'POST',
+      body: JSON.stringify({ ...track, to: body.release.id }),
+    });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: { code: 'ALREADY_ACTIVE' } });
+  });
+
   it('an up-to-date expo-updates client gets a signed noUpdateAvailable; the spec client and JSON get 204', async () => {
     const track = freshTrack();
     const id = await publish(track);
