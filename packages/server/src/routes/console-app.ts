@@ -4,18 +4,13 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from '../http/error-body.js';
+import { builtAppRoot } from './built-app-root.js';
 
-/**
- * The built console: `console/` of the installed package (copied there when the package is packed),
- * else where `npm run build -w @ferry/console` writes it in this checkout (apps/console/dist). Run
- * from its TypeScript sources the server is in a checkout: it always takes apps/console/dist there,
- * so a `console/` left behind by an `npm pack` can never serve a stale console to the tests.
- */
-const PACKAGED_CONSOLE_ROOT = fileURLToPath(new URL('../../console', import.meta.url));
-const CHECKOUT_CONSOLE_ROOT = fileURLToPath(new URL('../../../../apps/console/dist', import.meta.url));
-const fromSources = import.meta.url.endsWith('.ts');
-export const DEFAULT_CONSOLE_ROOT =
-  !fromSources && fs.existsSync(PACKAGED_CONSOLE_ROOT) ? PACKAGED_CONSOLE_ROOT : CHECKOUT_CONSOLE_ROOT;
+/** The built console: `console/` of the installed package, or `npm run build -w @ferry/console`'s output. */
+export const DEFAULT_CONSOLE_ROOT = builtAppRoot(
+  fileURLToPath(new URL('../../console', import.meta.url)),
+  fileURLToPath(new URL('../../../../apps/console/dist', import.meta.url)),
+);
 
 /** Only the console's own files and API: no inline script or style, not frameable. */
 export const CONSOLE_CONTENT_SECURITY_POLICY = [

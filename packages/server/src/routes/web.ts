@@ -5,15 +5,13 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from '../http/error-body.js';
+import { builtAppRoot } from './built-app-root.js';
 
-/**
- * The built funnel: `web/` of the installed package (copied there when the package is packed), else
- * where `npm run build -w @ferry/web` writes it in this checkout (apps/web/dist).
- */
-const PACKAGED_WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
-export const DEFAULT_WEB_ROOT = fs.existsSync(PACKAGED_WEB_ROOT)
-  ? PACKAGED_WEB_ROOT
-  : fileURLToPath(new URL('../../../../apps/web/dist', import.meta.url));
+/** The built funnel: `web/` of the installed package, or `npm run build -w @ferry/web`'s output. */
+export const DEFAULT_WEB_ROOT = builtAppRoot(
+  fileURLToPath(new URL('../../web', import.meta.url)),
+  fileURLToPath(new URL('../../../../apps/web/dist', import.meta.url)),
+);
 
 /**
  * The page handles identity numbers, so it runs under a strict policy: only its own scripts,
