@@ -1,5 +1,13 @@
 import { createDecipheriv } from 'node:crypto';
-import { CATALOGUES, type CertificateApi, CertificateApiError, type CertificateRequest } from '@ferry/certificate-flow';
+import {
+  ALERT_KINDS,
+  type AlertKind,
+  CATALOGUES,
+  type CertificateApi,
+  CertificateApiError,
+  type CertificateRequest,
+  failureOutcome,
+} from '@ferry/certificate-flow';
 import { type CertificateDocument, PROVIDERS } from '@ferry/contracts';
 import { act, configure, fireEvent, render, screen, within } from '@testing-library/react-native';
 import { Alert, Linking, Share, StyleSheet } from 'react-native';
@@ -398,5 +406,54 @@ describe('CertificateFunnel (native screens)', () => {
     for (const button of screen.getAllByRole('button')) {
       expect(StyleSheet.flatten(button.props.style).minHeight).toBeGreaterThanOrEqual(44);
     }
+  });
+});
+
+/** A failure for every alert the funnel can show: when it happens (first or second call) and what the server said. */
+const EVERY_ALERT: Array<[AlertKind, 'start' | 'complete', number, string]> = [
+  ['invalidInput', 'complete', 400, 'VALIDATION_FAILED'],
+  ['notApprovedYet', 'complete', 409, 'AUTH_PENDING'],
+  ['authenticationExpired', 'complete', 410, 'AUTH_EXPIRED'],
+  ['unsupportedProvider', 'start', 400, 'UNSUPPORTED_PROVIDER'],
+  ['vendorMismatch', 'start', 409, 'VENDOR_MISMATCH'],
+  ['rejected', 'complete', 422, 'VENDOR_REJECTED'],
+  ['signedOut', 'start', 401, 'UNAUTHORIZED'],
+  ['notCertified', 'start', 403, 'NOT_CERTIFIED'],
+  ['assignmentNotFound', 'start', 404, 'ASSIGNMENT_NOT_FOUND'],
+  ['tooManyRequests', 'complete', 429, 'RATE_LIMITED'],
+  ['unavailable', 'complete', 503, 'VENDOR_UNAVAILABLE'],
+  ['unexpected', 'complete', 500, 'INTERNAL'],
+];
+
+describe('every alert, as a native alert on the step the web funnel shows', () => {
+  it('the table covers every alert kind (encryptionUnavailable: below)', () => {
+    expect([...EVERY_ALERT.map(([kind]) => kind), 'encryptionUnavailable'].sort()).toEqual([...ALERT_KINDS].sort());
+  });
+
+  it.each(EVERY_ALERT)('%s (%s call, HTTP %i %s)', async (kind, during, status, code) => {
+    const { server } = fakeServer(during === 'start' ? [failing(status, code)] : [started, failing(status, code)]);
+    await renderFunnel(server);
+    await fillIntro('resident-certificate');
+    await press(screen.getByRole('button', { name: KO.intro.next }));
+    await press(await screen.findByRole('button', { name: KO.providers.provider_e }));
+    if (during === 'complete') await press(await screen.findByRole('button', { name: KO.confirm.complete }));
+
+    expect(alertSpy).toHaveBeenCalledTimes(1);
+    const alert = shownAlert();
+    expect([alert.title, alert.message]).toEqual([KO.alerts[kind].title, KO.alerts[kind].message]);
+    expect(alert.buttons.map((b) => b.text)).toEqual([KO.dialog.ok]);
+    // No error step: the person is on the step the shared failure rule names.
+    const { step } = failureOutcome(during, { status, code });
+    expect(screen.getByTestId(`certificate-${step}`)).toBeTruthy();
+  });
+
+  it('encryptionUnavailable: a bad key fails on Next, nothing is sent, the person stays on intro', async () => {
+    const { server, requests } = fakeServer([]);
+    await renderFunnel({ ...server, cipher: createNativeIdentityCipher({ key: 'not a key', randomBytes: FIXED_IV }) });
+    await fillIntro('resident-certificate');
+    await press(screen.getByRole('button', { name: KO.intro.next }));
+    expect(shownAlert().title).toBe(KO.alerts.encryptionUnavailable.title);
+    expect(screen.getByTestId('certificate-intro')).toBeTruthy();
+    expect(requests).toHaveLength(0);
   });
 });
