@@ -83,6 +83,8 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
   return (
     <ScrollView
       keyboardShouldPersistTaps="handled"
+      // iOS: the keyboard must not cover the field being typed in (Android resizes the window itself).
+      automaticallyAdjustKeyboardInsets
       contentContainerStyle={{ paddingBottom: 32 }}
       style={{ flex: 1, backgroundColor: COLORS.surface }}
       testID="certificate-funnel"
