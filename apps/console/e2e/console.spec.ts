@@ -173,6 +173,16 @@ test('a releaser rolls a track back to an earlier release, then to the embedded 
       return (await response.text()).includes('rollBackToEmbedded');
     })
     .toBe(true);
+
+  // Under the directive no release is active: the one it replaced can be restored from here too.
+  const replaced = page.locator('.history > li').nth(1);
+  await replaced.getByRole('button', { name: 'Roll back to this' }).click();
+  await page
+    .getByRole('dialog', { name: 'Roll back to an earlier release' })
+    .getByRole('button', { name: 'Roll back' })
+    .click();
+  await expect(page.locator('.history > li').first()).toContainText('rollback of');
+  await expect(page.locator('.history > li').first()).toContainText('active');
 });
 
 test('a rollout halted by device reports on the other instance shows up live; the audit log names who did what', async ({

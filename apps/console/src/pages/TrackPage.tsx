@@ -13,14 +13,12 @@ function ReleaseItem({
   entry,
   track,
   isHead,
-  isNewestRelease,
   onDone,
 }: {
   entry: ReleaseEntry;
   track: Track;
+  /** The entry devices get: every other release may be rolled back to, the newest too under a directive. */
   isHead: boolean;
-  /** The newest release cannot be rolled back to, even under a directive (the server answers 409 ALREADY_ACTIVE). */
-  isNewestRelease: boolean;
   onDone: (m: string) => void;
 }) {
   const { metadata, rollout } = entry;
@@ -65,7 +63,7 @@ function ReleaseItem({
       {isHead && rollout?.state === 'running' && (
         <RolloutActions track={track} releaseId={entry.id} percent={rollout.percent} onDone={onDone} />
       )}
-      {!isNewestRelease && (
+      {!isHead && (
         <div className="actions">
           <RollbackTo track={track} releaseId={entry.id} onDone={onDone} />
         </div>
@@ -124,14 +122,7 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
               <p className="message">Directive by {entry.actor}</p>
             </li>
           ) : (
-            <ReleaseItem
-              key={entry.id}
-              entry={entry}
-              track={track}
-              isHead={entry === head}
-              isNewestRelease={entry === headRelease}
-              onDone={done}
-            />
+            <ReleaseItem key={entry.id} entry={entry} track={track} isHead={entry === head} onDone={done} />
           ),
         )}
       </ol>
