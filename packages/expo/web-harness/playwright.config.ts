@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
-import type { LanguageOptions } from '../../../apps/web/e2e/support/fixtures.js';
 import { HANG_GUARD_MS } from '../../../test/support/hang-guard.cjs';
+import type { LanguageOptions } from './e2e/support/fixtures.js';
 
 /**
  * The native certificate screens of @ferry/expo rendered by react-native-web in Debian's Chromium

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { CERTIFICATE_PROVIDERS, documentLabelKey, providerLabelKey, type Translate } from '@ferry/certificate-flow';
 import { CERTIFICATE_DOCUMENTS, type CertificateDocument, type CertificateVendor } from '@ferry/contracts';
 import type { Page } from '@playwright/test';
-import { expect, test } from '../../../../apps/web/e2e/support/fixtures.js';
+import { expect, test } from './support/fixtures.js';
 import { recordAlerts, screenshot, serveHarness } from './support/harness.js';
 
 const PERSON = { front: '900101', back: '1234567', sido: '서울특별시', sigg: '강남구', mother: '김영희' };
