@@ -38,8 +38,9 @@ async function main(): Promise<void> {
   const flag = process.argv[2];
   if (flag === 'tokens') {
     const { tokensCommand } = await import('./tokens-command.js');
-    process.exitCode = await tokensCommand(process.argv.slice(3));
-    return;
+    // An explicit exit: a closed PostgreSQL pool may leave a socket open that would keep the
+    // command waiting after it finished (stdout is synchronous for files and pipes on Linux).
+    process.exit(await tokensCommand(process.argv.slice(3)));
   }
   if (flag === '--version' || flag === '-v') {
     process.stdout.write(`${SERVER_VERSION}\n`);
