@@ -64,6 +64,7 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
   const deps = useCertificateDependencies(server);
   const presenter = showAlert ?? nativeAlert(text.t);
   const [resolved, setResolved] = useState<Resolved>({ status: 'loading' });
+  const scroll = useRef<ScrollView>(null);
   // Keyed on the assignment id, not the object, so an inline `entry` prop does not resolve again.
   const assignmentId = entry.kind === 'assignment' ? entry.assignmentId : null;
 
@@ -82,6 +83,7 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
 
   return (
     <ScrollView
+      ref={scroll}
       keyboardShouldPersistTaps="handled"
       // iOS: the keyboard must not cover the field being typed in (Android resizes the window itself).
       automaticallyAdjustKeyboardInsets
@@ -96,7 +98,12 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
         <LanguageSwitch />
       </View>
       {resolved.status === 'ready' ? (
-        <FunnelSteps entry={resolved.entry} deps={deps} showAlert={presenter} />
+        <FunnelSteps
+          entry={resolved.entry}
+          deps={deps}
+          showAlert={presenter}
+          onStepChange={() => scroll.current?.scrollTo({ y: 0, animated: false })}
+        />
       ) : resolved.status === 'loading' ? (
         <View style={funnelStyles.screen} aria-live="polite">
           <ActivityIndicator color={COLORS.primary} />
@@ -113,13 +120,21 @@ function FunnelSteps({
   entry,
   deps,
   showAlert,
+  onStepChange,
 }: {
   entry: FunnelEntry;
   deps: FunnelDependencies;
   showAlert: ShowFunnelAlert;
+  onStepChange(): void;
 }) {
   const { state, dispatch } = useCertificateFunnel(entry, deps, { showAlert });
   const Step = CERTIFICATE_STEP_SCREENS[state.step];
+  // A new step starts at its top, where its heading is (the screen reader's focus goes there too).
+  const onStepChangeRef = useRef(onStepChange);
+  onStepChangeRef.current = onStepChange;
+  useEffect(() => {
+    if (state.step) onStepChangeRef.current();
+  }, [state.step]);
   return (
     <View testID={`certificate-step-${state.step}`}>
       <View style={[funnelStyles.screen, { paddingVertical: 0 }]}>
