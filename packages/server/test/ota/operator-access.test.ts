@@ -271,3 +271,32 @@ describeEachEngine('operator access', (engine) => {
 
 /** The cookie pair a browser would send back (name=value). */
 const cookieOf = (response: Response): string => (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+
+describe('the console session cookie behind https', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { env: { PUBLIC_URL: 'https://ferry.example.test' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('is Secure and __Host- prefixed, so no other origin or subdomain can set or read it', async () => {
+    const { token } = await new OperatorTokenStore(server.app.database.db).create(
+      { name: 'viewer-https', role: 'viewer' },
+      { actor: 'test' },
+    );
+    const signIn = await fetch(`${server.url}/api/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ferry-console': '1' },
+      body: JSON.stringify({ token }),
+    });
+    expect(signIn.status).toBe(200);
+    const setCookie = signIn.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^__Host-ferry_console=[\w-]{43};/);
+    expect(setCookie).toMatch(/; Secure/i);
+    expect(setCookie).not.toMatch(/; Domain=/i);
+    const me = await fetch(`${server.url}/api/console/session`, { headers: { cookie: cookieOf(signIn) } });
+    expect(await me.json()).toMatchObject({ name: 'viewer-https', role: 'viewer' });
+  });
+});
