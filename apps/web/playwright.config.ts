@@ -1,11 +1,12 @@
 import { defineConfig } from '@playwright/test';
 import { HANG_GUARD_MS } from '../../test/support/hang-guard.cjs';
+import type { LanguageOptions } from './e2e/support/fixtures.js';
 
 /**
  * Browser tests of the certificate funnel: Debian's Chromium (never a downloaded browser) against
  * a real Ferry server with the vendor simulators, started by e2e/support/global-setup.ts.
  */
-export default defineConfig({
+export default defineConfig<LanguageOptions>({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
   outputDir: './test-results/playwright',
@@ -37,11 +38,28 @@ export default defineConfig({
         '--no-first-run',
       ],
     },
-    viewport: { width: 480, height: 900 },
+    // A phone: the page is laid out for 390 px first.
+    viewport: { width: 390, height: 844 },
     // No limits of their own (0): actions, navigations and API requests wait as long as the test may.
     actionTimeout: 0,
     navigationTimeout: 0,
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },
+  // Korean first: every spec in Korean (the default); English runs the specs that show words,
+  // each taking a representative path (documents-and-vendors skips most of its matrix in English).
+  projects: [
+    { name: 'ko', use: { language: 'ko' } },
+    {
+      name: 'en',
+      use: { language: 'en' },
+      testMatch: [
+        'documents-and-vendors.spec.ts',
+        'invalid-input.spec.ts',
+        'confirm-and-expiry.spec.ts',
+        'language.spec.ts',
+        'docs-screenshots.spec.ts',
+      ],
+    },
+  ],
 });

@@ -5,52 +5,67 @@ import {
   expectAlert,
   expectStep,
   fillIntro,
+  introFields,
   PERSON,
   screenshot,
 } from './support/funnel-page.js';
 
-test.beforeEach(async ({ page }) => {
+test.beforeEach(async ({ page, t }) => {
   await page.goto('/');
-  await expectStep(page, 'intro');
-  await fillIntro(page, 'resident-abstract', { ...PERSON, names: {} });
-  await page.getByRole('button', { name: 'Next' }).click();
-  await expectStep(page, 'simpleVerification');
-  await page.getByRole('button', { name: 'Payments app' }).click();
-  await expectStep(page, 'confirm');
+  await expectStep(page, t, 'intro');
+  await fillIntro(page, t, 'resident-abstract', { ...PERSON, names: {} });
+  await introFields(page, t).next.click();
+  await expectStep(page, t, 'simpleVerification');
+  await page.getByRole('button', { name: t('providers.provider_c'), exact: true }).click();
+  await expectStep(page, t, 'confirm');
 });
 
-test('complete before approval shows "not approved yet", then succeeds after approval', async ({ page, ferry }) => {
-  await page.getByRole('button', { name: 'Complete' }).click();
-  await expectAlert(page, 'Not approved yet');
-  await expect(page.getByRole('alertdialog')).toContainText('Approve the request in the provider app');
+test('complete before approval shows "not approved yet", then succeeds after approval', async ({
+  page,
+  ferry,
+  language,
+  t,
+}) => {
+  const complete = page.getByRole('button', { name: t('confirm.complete') });
+  await complete.click();
+  await expectAlert(page, t('alerts.notApprovedYet.title'));
+  await expect(page.getByRole('alertdialog')).toContainText(t('alerts.notApprovedYet.message'));
   await expectAccessible(page);
-  await screenshot(page, 'alert-not-approved-yet');
-  await dismissAlert(page);
+  await screenshot(page, `${language}-alert-not-approved-yet`);
+  await dismissAlert(page, t);
 
   // Still on confirm, and focus is back on Complete so the person can press it again.
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Approve the request');
-  await expect(page.getByRole('button', { name: 'Complete' })).toBeFocused();
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText(
+    t('confirm.heading', { provider: t('providers.provider_c') }),
+  );
+  await expect(complete).toBeFocused();
 
   await ferry.approveLatest('VENDOR_A');
-  await page.getByRole('button', { name: 'Complete' }).click();
-  await expectStep(page, 'done');
+  await complete.click();
+  await expectStep(page, t, 'done');
 });
 
-test('an expired authentication shows the alert and returns to the provider choice', async ({ page, ferry }) => {
+test('an expired authentication shows the alert and returns to the provider choice', async ({
+  page,
+  ferry,
+  language,
+  t,
+}) => {
   // The vendor's clock moves past the authentication's lifetime (300 s for VENDOR_A).
   await ferry.approveLatest('VENDOR_A');
   await ferry.advanceClock('VENDOR_A', 301_000);
-  await page.getByRole('button', { name: 'Complete' }).click();
+  await page.getByRole('button', { name: t('confirm.complete') }).click();
 
-  await expectAlert(page, 'Authentication expired');
-  await screenshot(page, 'alert-authentication-expired');
-  await dismissAlert(page);
-  await expect(page.getByRole('heading', { level: 1, name: 'Choose how to verify your identity' })).toBeFocused();
+  await expectAlert(page, t('alerts.authenticationExpired.title'));
+  await expectAccessible(page);
+  await screenshot(page, `${language}-alert-authentication-expired`);
+  await dismissAlert(page, t);
+  await expect(page.getByRole('heading', { level: 2, name: t('verification.heading') })).toBeFocused();
 
   // Starting again from the provider choice works without retyping anything.
-  await page.getByRole('button', { name: 'Messenger app' }).click();
-  await expectStep(page, 'confirm');
+  await page.getByRole('button', { name: t('providers.provider_a'), exact: true }).click();
+  await expectStep(page, t, 'confirm');
   await ferry.approveLatest('VENDOR_A');
-  await page.getByRole('button', { name: 'Complete' }).click();
-  await expectStep(page, 'done');
+  await page.getByRole('button', { name: t('confirm.complete') }).click();
+  await expectStep(page, t, 'done');
 });

@@ -1,54 +1,60 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { expect, test } from './support/fixtures.js';
 import {
-  dismissAlert,
+  escapeRegExp,
   expectAccessible,
-  expectAlert,
   expectStep,
   fillIntro,
+  introFields,
   PERSON,
   screenshot,
 } from './support/funnel-page.js';
 
 test.describe('invalid input is blocked in the page', () => {
-  test('empty and malformed details stay on intro with labelled errors and send nothing', async ({
+  test('empty and malformed details stay on intro with inline errors (no dialog) and send nothing', async ({
     page,
     certificateRequests,
+    language,
+    t,
   }) => {
+    const fields = introFields(page, t);
     await page.goto('/');
-    await expectStep(page, 'intro');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await expectAlert(page, 'Please check your details');
-    await expectAccessible(page);
-    await dismissAlert(page);
+    await expectStep(page, t, 'intro');
+    await fields.next.click();
 
-    const front = page.getByLabel('First 6 digits');
-    await expect(front).toHaveAttribute('aria-invalid', 'true');
-    await expect(front).toHaveAccessibleDescription(/first 6 digits of your resident registration number/);
-    await expect(page.getByLabel('Province or city')).toHaveAccessibleDescription(/province or city/);
-    await screenshot(page, 'intro-invalid');
+    // Shown once: next to the fields, never also as a dialog; focus goes to the first field to fix.
+    await expect(fields.front).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('alertdialog')).toBeHidden();
+    await expect(fields.front).toBeFocused();
+    await expect(fields.front).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.front'))));
+    await expect(fields.back).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.back'))));
+    await expect(fields.sido).toHaveAccessibleDescription(t('validation.sido'));
+    await expect(page.getByText(t('validation.front'))).toHaveCount(1);
+    await expectAccessible(page);
+    await screenshot(page, `${language}-intro-invalid`);
 
     // Letters never enter the numeric fields; an impossible date and a short back part are refused.
-    await front.fill('9a0b1301');
-    await expect(front).toHaveValue('901301');
-    await front.fill('900101-1234567');
-    await expect(front).toHaveValue('900101');
-    await front.fill('901301');
-    await page.getByLabel('Last 7 digits').fill('12345');
-    await page.getByLabel('Province or city').selectOption('부산광역시');
-    await page.getByLabel('District').selectOption('해운대구');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await dismissAlert(page);
-    await expect(front).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByLabel('Last 7 digits')).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByLabel('District')).toHaveAttribute('aria-invalid', 'false');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Request a certificate');
+    await fields.front.fill('9a0b1301');
+    await expect(fields.front).toHaveValue('901301');
+    await fields.front.fill('900101-1234567');
+    await expect(fields.front).toHaveValue('900101');
+    await fields.front.fill('901301');
+    await fields.back.fill('12345');
+    await fields.sido.selectOption('부산광역시');
+    await fields.sigg.selectOption('해운대구');
+    await fields.next.click();
+    await expect(fields.front).toHaveAttribute('aria-invalid', 'true');
+    await expect(fields.back).toHaveAttribute('aria-invalid', 'true');
+    await expect(fields.sigg).toHaveAttribute('aria-invalid', 'false');
+    await expect(page.getByRole('alertdialog')).toBeHidden();
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText(t('intro.heading'));
 
     // Family relations needs at least one name.
-    await fillIntro(page, 'family-relations', { front: PERSON.front, back: PERSON.back });
-    await page.getByRole('button', { name: 'Next' }).click();
-    await dismissAlert(page);
-    await expect(page.getByLabel("Father's name")).toHaveAccessibleDescription(/at least one family member/);
+    await fillIntro(page, t, 'family-relations', { front: PERSON.front, back: PERSON.back });
+    await fields.next.click();
+    await expect(fields.family('fthrNm')).toHaveAccessibleDescription(t('validation.familyRequired'));
+    await expect(fields.family('fthrNm')).toBeFocused();
+    await expect(page.getByRole('alertdialog')).toBeHidden();
 
     expect(certificateRequests).toEqual([]);
   });
@@ -64,7 +70,9 @@ test.describe('invalid input is refused by the server when sent directly', () =>
   test('plain, wrongly keyed or incomplete bodies get 400 with a field list and no echo', async ({
     ferry,
     request,
+    language,
   }) => {
+    test.skip(language === 'en', 'no page involved: the Korean run covers it');
     const token = await ferry.userToken();
     const key = await ferry.aesKey();
     const resident = {

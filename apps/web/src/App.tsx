@@ -7,9 +7,10 @@ import {
   type FunnelDependencies,
   type FunnelEntry,
 } from '@ferry/certificate-flow';
+import { useCertificateTranslation } from '@ferry/certificate-flow/react-i18next';
 import { useEffect, useState } from 'react';
 import { AlertDialog } from './components/AlertDialog.js';
-import { StepHeading } from './components/StepHeading.js';
+import { ServiceHeader } from './components/ServiceHeader.js';
 import { Funnel } from './Funnel.js';
 import { resolveEntry } from './runtime/entry.js';
 import { createUserTokenSource } from './runtime/user-token.js';
@@ -39,6 +40,17 @@ async function boot(): Promise<Boot> {
 }
 
 export function App() {
+  return (
+    <>
+      <ServiceHeader />
+      <Boot />
+    </>
+  );
+}
+
+/** Loads the page's configuration and entry point, then shows the funnel (or why it cannot start). */
+function Boot() {
+  const { t } = useCertificateTranslation();
   const [state, setState] = useState<Boot>({ status: 'loading' });
   const [dismissed, setDismissed] = useState(false);
 
@@ -50,15 +62,14 @@ export function App() {
   if (state.status === 'loading') {
     return (
       <main>
-        <p role="status">Loading…</p>
+        <p role="status">{t('loading')}</p>
       </main>
     );
   }
   const alert = alertOf(state.alert);
   return (
     <main>
-      <StepHeading id="boot-heading">Request a certificate</StepHeading>
-      <p>{alert.message}</p>
+      <p>{t(alert.message)}</p>
       <AlertDialog alert={dismissed ? null : alert} onDismiss={() => setDismissed(true)} />
     </main>
   );

@@ -2,6 +2,7 @@ import type { FunnelDependencies, FunnelEntry } from '@ferry/certificate-flow';
 import { useFunnelMachine } from '@ferry/certificate-flow/react';
 import { AlertDialog } from './components/AlertDialog.js';
 import { BusyStatus } from './components/BusyStatus.js';
+import { ChosenDocument } from './components/ChosenDocument.js';
 import { ProgressSteps } from './components/ProgressSteps.js';
 import { ConfirmStep } from './steps/ConfirmStep.js';
 import { DoneStep } from './steps/DoneStep.js';
@@ -22,6 +23,7 @@ export function Funnel({ entry, deps }: { entry: FunnelEntry; deps: FunnelDepend
     <>
       <ProgressSteps step={state.step} />
       <main data-step={state.step}>
+        {state.step === 'intro' ? null : <ChosenDocument document={state.document} />}
         <Step key={state.step} state={state} dispatch={dispatch} />
         <BusyStatus pending={state.pending} />
       </main>

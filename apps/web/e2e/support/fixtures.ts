@@ -1,5 +1,13 @@
+import {
+  type CertificateLanguage,
+  createCertificateI18n,
+  DEFAULT_LANGUAGE,
+  type Translate,
+  translatorOf,
+} from '@ferry/certificate-flow';
 import type { CertificateVendor } from '@ferry/contracts';
 import { test as base, expect } from '@playwright/test';
+import { LANGUAGE_STORAGE_KEY } from '../../src/i18n/web-i18n.js';
 
 /** A certificate call the page sent, exactly as it went over the wire. */
 export interface WireRequest {
@@ -39,7 +47,35 @@ async function control(vendor: CertificateVendor, method: string, path: string, 
   return response.json();
 }
 
-export const test = base.extend<{ ferry: Ferry; certificateRequests: WireRequest[] }>({
+export interface LanguageOptions {
+  /** The language the person uses (a project option in playwright.config.ts); Korean by default. */
+  language: CertificateLanguage;
+}
+
+export const test = base.extend<
+  { ferry: Ferry; certificateRequests: WireRequest[]; t: Translate },
+  // Worker-scoped so a spec can read it while deciding which of its cases a language runs.
+  LanguageOptions
+>({
+  language: [DEFAULT_LANGUAGE, { option: true, scope: 'worker' }],
+
+  /** The page's words in the test's language, from the same catalogue the page renders. */
+  t: async ({ language }, use) => use(translatorOf(createCertificateI18n(language))),
+
+  // A person who chose another language before: the page finds it remembered. Korean needs nothing
+  // (it is what a first visit shows). Only a missing choice is filled, so a switch in the test sticks.
+  page: async ({ page, language }, use) => {
+    if (language !== DEFAULT_LANGUAGE) {
+      await page.addInitScript(
+        ([key, value]) => {
+          if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, value);
+        },
+        [LANGUAGE_STORAGE_KEY, language] as const,
+      );
+    }
+    await use(page);
+  },
+
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
   baseURL: async ({}, use) => use(env('FERRY_E2E_URL')),
 

@@ -2,26 +2,34 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { DOCUMENT_LABELS } from '@ferry/certificate-flow';
+import { documentLabelKey, type IntroField, type Translate } from '@ferry/certificate-flow';
 import type { CertificateDocument } from '@ferry/contracts';
 import { expect, type Page } from '@playwright/test';
 
 /** Screenshots of every step, kept as test artifacts (gitignored). */
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
 
-export const HEADINGS = {
-  intro: 'Request a certificate',
-  simpleVerification: 'Choose how to verify your identity',
-  confirm: /^Approve the request in /,
-  done: 'Your certificate is ready',
-} as const;
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export type Step = 'intro' | 'simpleVerification' | 'confirm' | 'done';
+
+/** Each step's heading in the test's language (confirm names the provider, any provider). */
+export const stepHeading = (t: Translate, step: Step): string | RegExp => {
+  if (step === 'intro') return t('intro.heading');
+  if (step === 'simpleVerification') return t('verification.heading');
+  if (step === 'done') return t('done.heading');
+  const [before = '', after = ''] = t('confirm.heading', { provider: '\u0000' }).split('\u0000');
+  return new RegExp(`^${escapeRegExp(before)}.+${escapeRegExp(after)}$`);
+};
+
+type FamilyField = Extract<IntroField, 'fthrNm' | 'mthrNm' | 'sposNm' | 'childNm'>;
 
 export interface Identity {
   front: string;
   back: string;
   sido?: string;
   sigg?: string;
-  names?: Partial<Record<"Father's name" | "Mother's name" | "Spouse's name" | "Child's name", string>>;
+  names?: Partial<Record<FamilyField, string>>;
 }
 
 export const PERSON: Required<Identity> = {
@@ -29,19 +37,21 @@ export const PERSON: Required<Identity> = {
   back: '1234567',
   sido: '서울특별시',
   sigg: '강남구',
-  names: { "Mother's name": '김영희' },
+  names: { mthrNm: '김영희' },
 };
 
 /** The step is shown and, as promised to keyboard and screen-reader users, its heading has focus. */
-export async function expectStep(page: Page, step: keyof typeof HEADINGS): Promise<void> {
-  const heading = page.getByRole('heading', { level: 1, name: HEADINGS[step] });
+export async function expectStep(page: Page, t: Translate, step: Step): Promise<void> {
+  const heading = page.getByRole('heading', { level: 2, name: stepHeading(t, step) });
   await expect(heading).toBeVisible();
   await expect(heading).toBeFocused();
 }
 
 /** axe-core: nothing serious or critical, on whatever is on screen now. */
 export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }
@@ -51,23 +61,39 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-export async function fillIntro(page: Page, document: CertificateDocument, identity: Identity): Promise<void> {
-  await page.getByRole('radio', { name: DOCUMENT_LABELS[document] }).check();
-  await page.getByLabel('First 6 digits').fill(identity.front);
-  await page.getByLabel('Last 7 digits').fill(identity.back);
-  if (identity.sido !== undefined) await page.getByLabel('Province or city').selectOption(identity.sido);
-  if (identity.sigg !== undefined) await page.getByLabel('District').selectOption(identity.sigg);
-  for (const [label, value] of Object.entries(identity.names ?? {})) await page.getByLabel(label).fill(value ?? '');
+/** The intro's controls, found by the words a person reads in the test's language. */
+export const introFields = (page: Page, t: Translate) => ({
+  front: page.getByLabel(t('intro.front'), { exact: true }),
+  back: page.getByLabel(t('intro.back'), { exact: true }),
+  sido: page.getByLabel(t('intro.sido'), { exact: true }),
+  sigg: page.getByLabel(t('intro.sigg'), { exact: true }),
+  family: (field: FamilyField) => page.getByLabel(t(`intro.family.${field}`), { exact: true }),
+  next: page.getByRole('button', { name: t('intro.next'), exact: true }),
+});
+
+export async function fillIntro(page: Page, t: Translate, document: CertificateDocument, identity: Identity) {
+  const fields = introFields(page, t);
+  await page.getByRole('radio', { name: t(documentLabelKey(document)) }).check();
+  await fields.front.fill(identity.front);
+  await fields.back.fill(identity.back);
+  if (identity.sido !== undefined) await fields.sido.selectOption(identity.sido);
+  if (identity.sigg !== undefined) await fields.sigg.selectOption(identity.sigg);
+  for (const [field, value] of Object.entries(identity.names ?? {})) {
+    await fields.family(field as FamilyField).fill(value ?? '');
+  }
 }
 
-/** The open alert dialog, checked to say something; returns its text for the caller's assertions. */
+/** The open alert dialog, with this title. */
 export async function expectAlert(page: Page, title: string | RegExp): Promise<void> {
   const dialog = page.getByRole('alertdialog');
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('heading')).toHaveText(title);
 }
 
-export async function dismissAlert(page: Page): Promise<void> {
-  await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
+export async function dismissAlert(page: Page, t: Translate): Promise<void> {
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: t('dialog.ok') })
+    .click();
   await expect(page.getByRole('alertdialog')).toBeHidden();
 }

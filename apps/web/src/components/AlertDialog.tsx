@@ -1,4 +1,5 @@
 import type { FunnelAlert } from '@ferry/certificate-flow';
+import { useCertificateTranslation } from '@ferry/certificate-flow/react-i18next';
 import { useEffect, useId, useRef } from 'react';
 
 interface AlertDialogProps {
@@ -7,11 +8,12 @@ interface AlertDialogProps {
 }
 
 /**
- * The only way failures are shown: a modal alert dialog (native <dialog>, so focus is trapped and
+ * How failures of the calls are shown (a wrong detail on intro is shown inline instead): a modal alert dialog (native <dialog>, so focus is trapped and
  * Escape closes it). Closing returns focus to where it was, or to the step heading if that element
  * is gone (the step changed).
  */
 export function AlertDialog({ alert, onDismiss }: AlertDialogProps) {
+  const { t } = useCertificateTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const returnFocusTo = useRef<Element | null>(null);
   const titleId = useId();
@@ -48,12 +50,12 @@ export function AlertDialog({ alert, onDismiss }: AlertDialogProps) {
         restoreFocus();
       }}
     >
-      <h2 id={titleId}>{alert?.title}</h2>
-      <p id={messageId}>{alert?.message}</p>
+      <h2 id={titleId}>{alert ? t(alert.title) : ''}</h2>
+      <p id={messageId}>{alert ? t(alert.message) : ''}</p>
       <form method="dialog">
         {/* biome-ignore lint/a11y/noAutofocus: an alert dialog must put focus on its action. */}
         <button type="submit" autoFocus>
-          OK
+          {t('dialog.ok')}
         </button>
       </form>
     </dialog>

@@ -1,16 +1,11 @@
 import { FUNNEL_STEPS, type FunnelStep } from '@ferry/certificate-flow';
-
-const LABELS: Record<FunnelStep, string> = {
-  intro: 'Your details',
-  simpleVerification: 'Choose a provider',
-  confirm: 'Approve',
-  done: 'Certificate',
-};
+import { useCertificateTranslation } from '@ferry/certificate-flow/react-i18next';
 
 export function ProgressSteps({ step }: { step: FunnelStep }) {
+  const { t } = useCertificateTranslation();
   const current = FUNNEL_STEPS.indexOf(step);
   return (
-    <nav aria-label="Progress">
+    <nav aria-label={t('progress.label')}>
       <ol className="progress">
         {FUNNEL_STEPS.map((name, index) => (
           <li
@@ -18,8 +13,10 @@ export function ProgressSteps({ step }: { step: FunnelStep }) {
             aria-current={index === current ? 'step' : undefined}
             className={index < current ? 'progress-done' : undefined}
           >
-            <span className="visually-hidden">{`Step ${index + 1} of ${FUNNEL_STEPS.length}: `}</span>
-            {LABELS[name]}
+            <span className="visually-hidden">
+              {t('progress.position', { current: index + 1, total: FUNNEL_STEPS.length })}
+            </span>
+            {t(`steps.${name}`)}
           </li>
         ))}
       </ol>

@@ -1,5 +1,5 @@
-import type { FunnelEvent, FunnelState } from '@ferry/certificate-flow';
-import { providerByCode } from '@ferry/contracts';
+import { type FunnelEvent, type FunnelState, providerLabelKey } from '@ferry/certificate-flow';
+import { useCertificateTranslation } from '@ferry/certificate-flow/react-i18next';
 import { StepHeading } from '../components/StepHeading.js';
 
 interface StepProps {
@@ -9,15 +9,16 @@ interface StepProps {
 
 /** The person approves in the provider app, then presses Complete, which sends the second call. */
 export function ConfirmStep({ state, dispatch }: StepProps) {
+  const { t } = useCertificateTranslation();
   const busy = state.pending !== null;
-  const provider = state.loginOrgCd ? providerByCode(state.loginOrgCd).label : 'your provider';
+  const provider = state.loginOrgCd ? t(providerLabelKey(state.loginOrgCd)) : t('confirm.anyProvider');
   return (
     <section aria-labelledby="confirm-heading">
-      <StepHeading id="confirm-heading">Approve the request in {provider}</StepHeading>
+      <StepHeading id="confirm-heading">{t('confirm.heading', { provider })}</StepHeading>
       <ol className="instructions">
-        <li>Open {provider} on your phone.</li>
-        <li>Approve the authentication request.</li>
-        <li>Come back here and press Complete.</li>
+        <li>{t('confirm.open', { provider })}</li>
+        <li>{t('confirm.approve')}</li>
+        <li>{t('confirm.comeBack')}</li>
       </ol>
       <div className="actions">
         <button
@@ -26,10 +27,10 @@ export function ConfirmStep({ state, dispatch }: StepProps) {
           aria-disabled={busy}
           onClick={() => dispatch({ type: 'completePressed' })}
         >
-          Complete
+          {t('confirm.complete')}
         </button>
         <button type="button" aria-disabled={busy} onClick={() => dispatch({ type: 'backPressed' })}>
-          Choose another provider
+          {t('confirm.chooseAnother')}
         </button>
       </div>
     </section>

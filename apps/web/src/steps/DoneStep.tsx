@@ -1,4 +1,5 @@
-import { DOCUMENT_LABELS, type FunnelEvent, type FunnelState } from '@ferry/certificate-flow';
+import { documentLabelKey, type FunnelEvent, type FunnelState } from '@ferry/certificate-flow';
+import { useCertificateTranslation } from '@ferry/certificate-flow/react-i18next';
 import { StepHeading } from '../components/StepHeading.js';
 
 interface StepProps {
@@ -8,23 +9,22 @@ interface StepProps {
 
 /** The certificate is issued: open it in a new tab or download it (the link expires after a while). */
 export function DoneStep({ state, dispatch }: StepProps) {
+  const { t } = useCertificateTranslation();
   const url = state.preSignedUrl ?? '';
   return (
     <section aria-labelledby="done-heading">
-      <StepHeading id="done-heading">Your certificate is ready</StepHeading>
-      <p>
-        Your {DOCUMENT_LABELS[state.document].toLowerCase()} has been issued. The link works for a limited time, so save
-        the file now.
-      </p>
+      <StepHeading id="done-heading">{t('done.heading')}</StepHeading>
+      <p>{t('done.issued', { document: t(documentLabelKey(state.document)) })}</p>
       <div className="actions">
         <a className="button primary" href={url} target="_blank" rel="noopener noreferrer">
-          Open the PDF<span className="visually-hidden"> (opens in a new tab)</span>
+          {t('done.open')}
+          <span className="visually-hidden">{t('done.opensInNewTab')}</span>
         </a>
         <a className="button" href={url} download="certificate.pdf">
-          Download the PDF
+          {t('done.download')}
         </a>
         <button type="button" onClick={() => dispatch({ type: 'restarted' })}>
-          Request another certificate
+          {t('done.restart')}
         </button>
       </div>
     </section>

@@ -1,5 +1,5 @@
-import type { FunnelEvent, FunnelState } from '@ferry/certificate-flow';
-import { PROVIDERS } from '@ferry/contracts';
+import { CERTIFICATE_PROVIDERS, type FunnelEvent, type FunnelState, providerLabelKey } from '@ferry/certificate-flow';
+import { useCertificateTranslation } from '@ferry/certificate-flow/react-i18next';
 import { StepHeading } from '../components/StepHeading.js';
 
 interface StepProps {
@@ -7,35 +7,34 @@ interface StepProps {
   dispatch: (event: FunnelEvent) => void;
 }
 
-/** The five providers, in the contracts' order, labels and colours. Choosing one sends the first call. */
+/** The five providers, in the shared order, labels and colours. Choosing one sends the first call. */
 export function SimpleVerificationStep({ state, dispatch }: StepProps) {
+  const { t } = useCertificateTranslation();
   const busy = state.pending !== null;
   return (
     <section aria-labelledby="verification-heading">
-      <StepHeading id="verification-heading">Choose how to verify your identity</StepHeading>
-      <p id="provider-help">We will send an authentication request to the app you choose.</p>
+      <StepHeading id="verification-heading">{t('verification.heading')}</StepHeading>
+      <p id="provider-help">{t('verification.help')}</p>
       <ul className="providers" aria-describedby="provider-help" aria-busy={busy}>
-        {[...PROVIDERS]
-          .sort((a, b) => a.order - b.order)
-          .map((provider) => (
-            <li key={provider.code}>
-              <button
-                type="button"
-                className="provider"
-                data-provider={provider.code}
-                style={{ backgroundColor: provider.color, color: provider.textColor }}
-                aria-disabled={busy}
-                aria-pressed={state.loginOrgCd === provider.code}
-                onClick={() => dispatch({ type: 'providerChosen', provider: provider.code })}
-              >
-                {provider.label}
-              </button>
-            </li>
-          ))}
+        {CERTIFICATE_PROVIDERS.map((provider) => (
+          <li key={provider.code}>
+            <button
+              type="button"
+              className="provider"
+              data-provider={provider.code}
+              style={{ backgroundColor: provider.color, color: provider.textColor }}
+              aria-disabled={busy}
+              aria-pressed={state.loginOrgCd === provider.code}
+              onClick={() => dispatch({ type: 'providerChosen', provider: provider.code })}
+            >
+              {t(providerLabelKey(provider.code))}
+            </button>
+          </li>
+        ))}
       </ul>
       <div className="actions">
         <button type="button" aria-disabled={busy} onClick={() => dispatch({ type: 'backPressed' })}>
-          Back to your details
+          {t('verification.back')}
         </button>
       </div>
     </section>

@@ -1,5 +1,5 @@
 import { PROVIDERS, type ProviderCode } from '@ferry/contracts';
-import type { Catalogue } from './catalogue.js';
+import type { Catalogue } from './catalogue-shape.js';
 
 /** The contracts' provider names are the English ones, so English keeps a single source for them. */
 const PROVIDER_LABELS = Object.fromEntries(PROVIDERS.map((p) => [p.code, p.label])) as Record<ProviderCode, string>;
@@ -35,8 +35,9 @@ export const EN: Catalogue = {
     heading: 'Choose a certificate and enter your details',
     documentLegend: 'Which certificate do you need?',
     residentNumberLegend: 'Resident registration number',
-    front: 'First 6 digits (date of birth)',
-    back: 'Last 7 digits (hidden, sent encrypted)',
+    residentNumberHint: 'The first 6 digits are your date of birth (YYMMDD). The last 7 are hidden and sent encrypted.',
+    front: 'First 6 digits',
+    back: 'Last 7 digits',
     addressLegend: 'Registered address',
     sido: 'Province or city',
     sigg: 'District',

@@ -1,5 +1,8 @@
 import { EN } from './catalogue-en.js';
 import { KO } from './catalogue-ko.js';
+import type { Catalogue, CatalogueKey } from './catalogue-shape.js';
+
+export type { Catalogue, CatalogueKey } from './catalogue-shape.js';
 
 /** Korean first: the service issues Korean civil documents to Korean residents. */
 export const SUPPORTED_LANGUAGES = ['ko', 'en'] as const;
@@ -10,16 +13,6 @@ export const supportedLanguages = SUPPORTED_LANGUAGES;
 
 /** The i18next namespace the funnel's messages live in. */
 export const CERTIFICATE_NAMESPACE = 'certificate';
-
-/** The Korean catalogue's shape with every leaf a string: what each language must provide. */
-type Shape<T> = { readonly [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
-export type Catalogue = Shape<typeof KO>;
-
-type Leaves<T, Prefix extends string = ''> = {
-  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Leaves<T[K], `${Prefix}${K}.`>;
-}[keyof T & string];
-/** Every message key, e.g. `intro.next`, `documents.family-relations`, `alerts.unavailable.title`. */
-export type CatalogueKey = Leaves<Catalogue>;
 
 /** Values for a message's `{{placeholders}}`. */
 export type MessageValues = Readonly<Record<string, string | number>>;
