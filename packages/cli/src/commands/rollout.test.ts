@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { OperatorTokenStore } from '../../../server/src/auth/operator-token-store.js';
 import { describeEachEngine } from '../../../server/test/support/engines.js';
 import { clientHeaders } from '../../../server/test/support/expo-client.js';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
@@ -127,6 +128,30 @@ describeEachEngine('ferry rollout', (engine) => {
     expect(out.text).toContain('state:    reverted');
     const copy = await server.releaseStore.newest({ channel: 'production', platform: 'ios', runtimeVersion });
     expect(copy!.metadata.rolledBackFrom).toBe(stable);
+  });
+
+  it('takes an operator token as OTA_RELEASE_TOKEN: a viewer reads but is refused a change, a releaser acts under their name', async () => {
+    const store = new OperatorTokenStore(server.app.database.db);
+    const viewer = await store.create({ name: `cli-viewer-${trackCounter}`, role: 'viewer' }, { actor: 'test' });
+    const releaser = await store.create({ name: `cli-releaser-${trackCounter}`, role: 'releaser' }, { actor: 'test' });
+    expect(await publish()).toBe(0);
+    expect(await publish('--rollout', '10')).toBe(0);
+    const id = await newestId();
+    const as = (token: string, ...args: string[]) =>
+      run(
+        rolloutCommand(() => ({ env: { ...env(), OTA_RELEASE_TOKEN: token }, out })),
+        ['rollout', ...args],
+      );
+    expect(await as(viewer.token, id)).toBe(0);
+    expect(await as(viewer.token, id, '--percent', '50')).toBe(1);
+    expect(stderr).toContain('The viewer role may not rollout.change');
+    expect(await as(releaser.token, id, '--percent', '50')).toBe(0);
+    const events = (await (await server.authed(`/api/audit-events?type=rollout.changed&releaseId=${id}`)).text())
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { actor: string });
+    // The operator's own name, not the CI actor the CLI reports (GITHUB_ACTOR).
+    expect(events.map((event) => event.actor)).toEqual([`operator:cli-releaser-${trackCounter}`]);
   });
 
   it('refuses bad options before calling the server', async () => {
