@@ -19,7 +19,10 @@ import { CERTIFICATE_PROVIDERS as NATIVE_PROVIDERS } from '../packages/expo/src/
  * as the native harness does), then one catalogue entry and the list's order are changed and both
  * renderings must follow.
  */
-vi.mock('react-native', async () => await import('react-native-web'));
+vi.mock('react-native', async () => {
+  const reactNativeWeb: string = 'react-native-web'; // untyped package: a computed specifier
+  return await import(/* @vite-ignore */ reactNativeWeb);
+});
 
 type Step = ComponentType<{ state: FunnelState; dispatch: () => void }>;
 let webStep: Step;
