@@ -209,14 +209,16 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     heartbeatMs: CONSOLE_HEARTBEAT_MS,
   });
   app.addHook('preClose', async () => streams.closeAll());
+  const consoleReads = new ConsoleReads({
+    database,
+    store,
+    reports: reportStore,
+    objects: objectStore,
+    certificatePem: signer.certificatePem,
+  });
+  trackEvents.subscribe(() => consoleReads.forgetTracks());
   consoleApiRoutes(app, {
-    reads: new ConsoleReads({
-      database,
-      store,
-      reports: reportStore,
-      objects: objectStore,
-      certificatePem: signer.certificatePem,
-    }),
+    reads: consoleReads,
     streams,
     requireViewer: requireOperatorAction('read'),
     perMinute: options.limits.releasePerMinute,

@@ -175,6 +175,19 @@ describeEachEngine('console read API', (engine) => {
     expect(detail.health).toEqual({ received: 0, failed: 0 });
   });
 
+  it('the track list open consoles share shows a publish at once, here and from another instance', async () => {
+    const listed = async () =>
+      ConsoleTracksResponse.parse(await (await get('/api/console/tracks')).json()).tracks.map((x) => x.runtimeVersion);
+    await listed(); // a shared read is now fresh
+    const here = track('shared-list-here');
+    await publishRelease(a, { ...here, launch: launch() });
+    expect(await listed()).toContain(here.runtimeVersion);
+    if (!b) return;
+    const there = track('shared-list-there');
+    await publishRelease(b, { ...there, launch: launch() });
+    await expect.poll(listed).toContain(there.runtimeVersion);
+  });
+
   it('counts the devices that ran a release and those that reported it failed, per UTC day and on its track', async () => {
     const t = track('devices-1');
     const { id } = await publishRelease(a, { ...t, launch: launch() });
