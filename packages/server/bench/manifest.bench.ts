@@ -49,6 +49,9 @@
  *   (h) the one track of (a), 1,000 devices each sending its client id and the older release it
  *       runs: every request is also a device report (adoption); against (a). Target ≥ 0.9 (counting
  *       costs at most 10 %).
+ *   (i) the one track of (a) while 5 release consoles are open on the same instance, each with its
+ *       live-updates stream and reloading the track list every second (open-consoles.ts); against
+ *       bare Node. Target (issue 19) ≥ 0.6.
  * BENCH_DURATION_SECONDS (10), BENCH_CONNECTIONS (50) and BENCH_ROUNDS (3) override the defaults.
  */
 
@@ -61,6 +64,7 @@ import pLimit from 'p-limit';
 import { freePort } from '../../../scripts/free-port.js';
 import { printTable } from './bench-stats.js';
 import { buildServer, type Server, startServer, stopServer, writeSigningKey } from './manifest-servers.js';
+import { createViewerToken, openConsoles } from './open-consoles.js';
 import { type File, fileOf, get, javascriptBundle, Publisher } from './publish-over-http.js';
 import { runWrk, type WrkResult, wrkAvailable } from './wrk-runner.js';
 
@@ -170,7 +174,9 @@ async function bundleRound(publisher: Publisher, round: number, images: File[], 
   };
 }
 
-type Case = 'a' | 'b' | 'c' | 'd' | 'e' | 'g' | 'h';
+type Case = 'a' | 'b' | 'c' | 'd' | 'e' | 'g' | 'h' | 'i';
+/** (i): release consoles open while devices check. */
+const CONSOLES = 5;
 /** (g): a track whose newest release is rolled out to half its devices; (h) devices that report. */
 const ROLLOUT_TRACK = '4.0.';
 const DEVICES = 1000;
@@ -250,6 +256,7 @@ async function main(): Promise<number> {
     const headers = Object.fromEntries(
       Object.entries(sample.headers).flatMap(([k, v]) => (dropped.has(k) || v === undefined ? [] : [[k, String(v)]])),
     );
+    const consoleToken = createViewerToken(dataDir);
     const bare = await startServer('bare', await freePort(), [], { headers, body: sample.body.toString('base64') });
     servers.push(bare);
     console.log(
@@ -264,8 +271,8 @@ async function main(): Promise<number> {
     await load('Ferry, rollout', ferry, ROLLOUT_TRACK, 1, undefined, WARMUP_SECONDS, DEVICES);
     await load('Ferry, reporting devices', ferry, SINGLE, 1, older, WARMUP_SECONDS, DEVICES);
 
-    const ratios: Record<Case | 'f', number[]> = { a: [], b: [], c: [], d: [], e: [], f: [], g: [], h: [] };
-    const runs: Record<Case, WrkResult[]> = { a: [], b: [], c: [], d: [], e: [], g: [], h: [] };
+    const ratios: Record<Case | 'f', number[]> = { a: [], b: [], c: [], d: [], e: [], f: [], g: [], h: [], i: [] };
+    const runs: Record<Case, WrkResult[]> = { a: [], b: [], c: [], d: [], e: [], g: [], h: [], i: [] };
     const publishSeconds: number[] = [];
     const bundles: Array<Record<string, string | number>> = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -280,9 +287,19 @@ async function main(): Promise<number> {
           (measured.g = await load('(g) Ferry, rollout at 50 %', ferry, ROLLOUT_TRACK, 1, undefined, SECONDS, DEVICES)),
         async () =>
           (measured.h = await load('(h) Ferry, 1,000 devices reporting', ferry, SINGLE, 1, older, SECONDS, DEVICES)),
+        async () => {
+          const consoles = await openConsoles(ferry.url, consoleToken, CONSOLES);
+          try {
+            measured.i = await load(`(i) Ferry, ${CONSOLES} consoles open`, ferry, SINGLE, 1);
+          } finally {
+            await consoles.close();
+          }
+          if (consoles.failures() > 0 || consoles.polls() === 0)
+            failures.push(`(i) round ${round}: ${consoles.polls()} console reloads, ${consoles.failures()} failed`);
+        },
       ];
       for (const run of round % 2 ? pair : pair.reverse()) await run();
-      const { base, a, b, g, h } = measured as Record<'base' | Case, WrkResult>;
+      const { base, a, b, g, h, i } = measured as Record<'base' | Case, WrkResult>;
 
       // (c) right after a new release on each of the 1,000 tracks (not timed in the ratio), then (d).
       const publishStarted = performance.now();
@@ -315,7 +332,8 @@ async function main(): Promise<number> {
         `  (f) 5 MiB bundles, br: first GET ${bundle['first GET ms (median)']} ms, repeat ${bundle['repeat GET ms (median)']} ms`,
       );
 
-      for (const [k, run] of Object.entries({ a, b, c, d, e, g, h })) runs[k as Case].push(run);
+      for (const [k, run] of Object.entries({ a, b, c, d, e, g, h, i })) runs[k as Case].push(run);
+      ratios.i.push(i.rps / base.rps);
       ratios.g.push(g.rps / base.rps);
       ratios.h.push(h.rps / a.rps);
       ratios.a.push(a.rps / base.rps);
@@ -352,6 +370,7 @@ async function main(): Promise<number> {
       row('(f) 5 MiB bundle, br: first GET', 'f', 'repeat GET', '≤ 1.2', (x) => x <= 1.2),
       row('(g) rollout at 50 %, 1,000 devices', 'g', 'bare node:http', '≥ 0.6', (x) => x >= 0.6),
       row('(h) 1,000 devices reporting', 'h', '(a)', '≥ 0.9', (x) => x >= 0.9),
+      row(`(i) one track, ${CONSOLES} consoles open`, 'i', 'bare node:http', '≥ 0.6', (x) => x >= 0.6),
     ]);
     console.log();
     printTable(bundles);
