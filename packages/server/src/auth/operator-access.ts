@@ -54,7 +54,8 @@ export class OperatorForbidden extends DomainError {
   }
 }
 
-const principalOf = (operator: Operator): Principal =>
+/** Who the access rule judges: the release token is a principal of its own, people by their role. */
+export const principalOf = (operator: Pick<Operator, 'kind' | 'role'>): Principal =>
   operator.kind === 'release-token' ? 'release-token' : operator.role;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

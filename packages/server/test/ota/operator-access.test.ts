@@ -171,6 +171,22 @@ describeEachEngine('operator access', (engine) => {
     ]);
   });
 
+  it('a token revoked through one instance is refused by another at once (no cache outlives a revocation)', async () => {
+    const other = await startTestServer(engine, { database: server.database });
+    try {
+      const created = await tokens.create({ name: 'two-instances', role: 'viewer' }, { actor: 'test' });
+      const read = (url: string) =>
+        fetch(`${url}/api/updates/releases`, { headers: { authorization: `Bearer ${created.token}` } });
+      expect((await read(server.url)).status).toBe(200);
+      expect((await read(other.url)).status).toBe(200);
+      const revoked = await as(issued.admin.token, `/api/operator-tokens/${created.id}`, { method: 'DELETE' });
+      expect(revoked.status).toBe(200);
+      expect((await read(other.url)).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('an unknown token, a made-up operator token and no token get 401', async () => {
     expect((await as('not-a-token-at-all-0123456789', '/api/updates/releases')).status).toBe(401);
     expect((await as(`ferry_op_${randomBytes(32).toString('base64url')}`, '/api/updates/releases')).status).toBe(401);

@@ -2,8 +2,9 @@ import { CONSOLE_CSRF_HEADER, ConsoleSession, ConsoleSignIn, ErrorBody } from '@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { guardCsrf, type Operator, OperatorForbidden } from '../../../auth/operator-access.js';
+import { guardCsrf, type Operator, OperatorForbidden, principalOf } from '../../../auth/operator-access.js';
 import { credentialHash, newSessionId } from '../../../auth/operator-credential.js';
+import { mayPerform } from '../../../auth/operator-roles.js';
 import type { OperatorTokenStore, StoredSession } from '../../../auth/operator-token-store.js';
 import { Unauthenticated } from '../../../errors/domain-error.js';
 
@@ -57,7 +58,7 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
     },
     async (request, reply) => {
       const operator = await access.fromBearer(request.body.token);
-      if (operator.kind === 'release-token') {
+      if (!mayPerform(principalOf(operator), 'console.sign-in')) {
         throw new OperatorForbidden(
           'The release token (OTA_RELEASE_TOKEN) is for CI and the CLI, not a console login. Sign in with an operator token (ferry-server tokens create).',
           'NOT_A_CONSOLE_LOGIN',
