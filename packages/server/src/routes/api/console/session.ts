@@ -58,7 +58,8 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
     },
     async (request, reply) => {
       const operator = await access.fromBearer(request.body.token);
-      if (!mayPerform(principalOf(operator), 'console.sign-in')) {
+      // The release token is the principal the rule refuses a sign-in (a machine credential).
+      if (!mayPerform(principalOf(operator), 'console.sign-in') || operator.kind === 'release-token') {
         throw new OperatorForbidden(
           'The release token (OTA_RELEASE_TOKEN) is for CI and the CLI, not a console login. Sign in with an operator token (ferry-server tokens create).',
           'NOT_A_CONSOLE_LOGIN',
