@@ -1,4 +1,4 @@
-import { documentLabelKey, type FunnelEvent, type FunnelState } from '@ferry/certificate-flow';
+import type { FunnelEvent, FunnelState } from '@ferry/certificate-flow';
 import { useCertificateTranslation } from '@ferry/certificate-flow/react-i18next';
 import { StepHeading } from '../components/StepHeading.js';
 
@@ -14,7 +14,8 @@ export function DoneStep({ state, dispatch }: StepProps) {
   return (
     <section aria-labelledby="done-heading">
       <StepHeading id="done-heading">{t('done.heading')}</StepHeading>
-      <p>{t('done.issued', { document: t(documentLabelKey(state.document)) })}</p>
+      {/* The chosen document is named just above (ChosenDocument), so the sentence does not repeat it. */}
+      <p>{t('done.issued')}</p>
       <div className="actions">
         <a className="button primary" href={url} target="_blank" rel="noopener noreferrer">
           {t('done.open')}

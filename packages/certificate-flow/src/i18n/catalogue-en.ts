@@ -17,7 +17,7 @@ export const EN: Catalogue = {
   },
   steps: {
     intro: 'Your details',
-    simpleVerification: 'Simple authentication',
+    simpleVerification: 'Verification',
     confirm: 'Approve',
     done: 'Certificate',
   },
@@ -84,7 +84,7 @@ export const EN: Catalogue = {
   },
   done: {
     heading: 'Your certificate is ready',
-    issued: 'Issued: {{document}}. The link works for a limited time, so save the file now.',
+    issued: 'The link works for a limited time, so save the file now.',
     open: 'Open the PDF',
     opensInNewTab: ' (opens in a new tab)',
     share: 'Share the PDF',

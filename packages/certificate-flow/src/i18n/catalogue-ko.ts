@@ -88,7 +88,7 @@ export const KO = {
   },
   done: {
     heading: '증명서가 발급되었어요',
-    issued: '발급된 증명서: {{document}}. 링크는 일정 시간 동안만 열 수 있으니 지금 파일을 저장해 주세요.',
+    issued: '링크는 일정 시간 동안만 열 수 있으니 지금 파일을 저장해 주세요.',
     open: 'PDF 열기',
     opensInNewTab: ' (새 탭에서 열려요)',
     share: 'PDF 공유하기',

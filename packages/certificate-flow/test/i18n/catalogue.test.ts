@@ -51,7 +51,7 @@ describe('the certificate catalogue', () => {
     ['documents.resident-certificate', '주민등록표 등본', 'Resident registration copy'],
     ['documents.resident-abstract', '주민등록표 초본', 'Resident registration abstract'],
     ['documents.family-relations', '가족관계증명서', 'Family relations certificate'],
-    ['steps.simpleVerification', '간편인증', 'Simple authentication'],
+    ['steps.simpleVerification', '간편인증', 'Verification'],
     ['providers.provider_a', '메신저 앱', 'Messenger app'],
     ['providers.provider_b', '포털', 'Web portal'],
     ['providers.provider_c', '결제 앱', 'Payments app'],
