@@ -1,7 +1,7 @@
 import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
+import type { ManifestOutcome } from './manifest-outcome.js';
 import type { ManifestFormat } from './manifest-request.js';
-import type { SignedManifest } from './manifest-response.js';
-import type { ManifestOutcome } from './manifest-service.js';
+import type { ManifestAnswer, SignedManifest } from './manifest-response.js';
 
 /** Response headers of every manifest answer, 204 included, per namespace (decisions.md §4). */
 const protocolHeaders = (ns: ManifestNamespace): Readonly<Record<string, string>> => ({
@@ -18,12 +18,7 @@ const SIGNATURE_HEADER: Record<ManifestNamespace, string> = {
   expo: manifestHeaders('expo').signature,
 };
 
-/** What a manifest request is answered with: status, headers (protocol ones included) and body. */
-export interface ManifestAnswer {
-  status: 200 | 204;
-  headers: Readonly<Record<string, string>>;
-  body: Buffer | undefined;
-}
+export type { ManifestAnswer } from './manifest-response.js';
 
 const NO_UPDATE: Record<ManifestNamespace, ManifestAnswer> = {
   ota: { status: 204, headers: PROTOCOL_HEADERS.ota, body: undefined },

@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
-import type { ManifestAnswer } from './manifest-answer.js';
 import type { ManifestFormat } from './manifest-request.js';
 import type { ManifestSignature } from './release-signatures.js';
 
 /** The multipart part a signed body travels in: a release's manifest, or a directive. */
 export type SignedPart = 'manifest' | 'directive';
+
+/** What a manifest request is answered with: status, headers (protocol ones included) and body. */
+export interface ManifestAnswer {
+  status: 200 | 204;
+  headers: Readonly<Record<string, string>>;
+  body: Buffer | undefined;
+}
 
 /**
  * A release's manifest (or a directive), signed once and kept as bytes: the JSON body with its
