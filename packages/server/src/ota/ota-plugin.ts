@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireOperatorAction } from '../auth/operator-access.js';
 import type { Config } from '../config/config.js';
 import type { UpdatesConfig } from '../config/updates-config.js';
-import { bearerTokenOf, requireBearerToken } from '../http/bearer-token.js';
+import { bearerTokenOf } from '../http/bearer-token.js';
 import { auditEventsRoute } from '../routes/api/audit-events.js';
 import { consoleApiRoutes } from '../routes/api/console/console-api.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
@@ -162,10 +162,9 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   // After the server stopped answering: what devices reported last is still written.
   app.addHook('onClose', async () => reports.stop());
 
-  const requireReleaseToken = requireBearerToken(options.releaseToken);
+  // Who may call each route is decided per action (auth/operator-roles.ts), in the routes.
   const admin = {
     service: releases,
-    requireReleaseToken,
     perMinute: options.limits.releasePerMinute,
     rateKey: releaseRateKey,
   };

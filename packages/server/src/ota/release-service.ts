@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   type BaselineResponse,
   type Release,
-  type ReleaseListItem,
-  type ReleaseListQuery,
   type ReleasePayload,
   type ReleaseSummary,
   type RollbackRequest,
