@@ -2,6 +2,13 @@ import { defineConfig } from '@playwright/test';
 import { HANG_GUARD_MS } from '../../test/support/hang-guard.cjs';
 import type { LanguageOptions } from './e2e/support/fixtures.js';
 
+// The tests expect the words of the catalogue the page is built from: in the test workers (forked
+// with this environment) workspace packages resolve to their TypeScript sources, as the page and the
+// e2e server do, never to a dist/ that may be older than the sources.
+if (!process.env.NODE_OPTIONS?.includes('--conditions=@ferry/source')) {
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, '--conditions=@ferry/source'].filter(Boolean).join(' ');
+}
+
 /**
  * Browser tests of the certificate funnel: Debian's Chromium (never a downloaded browser) against
  * a real Ferry server with the vendor simulators, started by e2e/support/global-setup.ts.

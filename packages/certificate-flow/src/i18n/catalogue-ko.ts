@@ -111,7 +111,7 @@ export const KO = {
     },
     notApprovedYet: {
       title: '아직 승인되지 않았어요',
-      message: '아직 승인이 확인되지 않았어요. 인증 앱에서 요청을 승인한 뒤 [인증 완료]를 눌러 주세요.',
+      message: '인증 앱에서 요청을 승인한 뒤 [인증 완료]를 다시 눌러 주세요.',
     },
     authenticationExpired: {
       title: '인증 시간이 지났어요',
