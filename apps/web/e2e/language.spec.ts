@@ -63,3 +63,19 @@ test('at 390 px the two number fields share one row, each wide enough, with no s
   expect(back!.x + back!.width).toBeLessThanOrEqual(390);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
+
+test('a link to an unknown assignment explains itself in the page language, under the service heading', async ({
+  page,
+  t,
+}) => {
+  await page.goto('/?assignmentId=00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('alertdialog').getByRole('heading')).toHaveText(t('alerts.assignmentNotFound.title'));
+  await expect(page.getByRole('alertdialog')).toContainText(t('alerts.assignmentNotFound.message'));
+  await expectAccessible(page);
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: t('dialog.ok') })
+    .click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('service.heading'));
+  await expect(page.getByText(t('alerts.assignmentNotFound.message'))).toBeVisible();
+});

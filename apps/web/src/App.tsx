@@ -4,6 +4,7 @@ import {
   CertificateApiError,
   createCertificateApi,
   createWebCryptoCipher,
+  entryFailureAlert,
   type FunnelDependencies,
   type FunnelEntry,
 } from '@ferry/certificate-flow';
@@ -21,15 +22,12 @@ type Boot =
   | { status: 'ready'; entry: FunnelEntry; deps: FunnelDependencies }
   | { status: 'failed'; alert: AlertKind };
 
-/** Why the funnel could not start, as one of the shared alerts. */
-function bootFailure(error: unknown): AlertKind {
-  if (!(error instanceof CertificateApiError)) return 'encryptionUnavailable';
-  if (error.status === 401) return 'signedOut';
-  if (error.status === 403) return 'notCertified';
-  if (error.status === 404) return 'assignmentNotFound';
-  if (error.status === 429) return 'tooManyRequests';
-  return 'unavailable';
-}
+/**
+ * Why the funnel could not start, as one of the shared alerts: an API failure by the rule native
+ * uses too; anything else here is the page's configuration or its key, so the number cannot be protected.
+ */
+const bootFailure = (error: unknown): AlertKind =>
+  error instanceof CertificateApiError ? entryFailureAlert(error) : 'encryptionUnavailable';
 
 async function boot(): Promise<Boot> {
   const config = await loadWebConfig();
