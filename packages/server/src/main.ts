@@ -2,6 +2,7 @@ import { describeAreas } from './config/areas.js';
 import { certificateAnnouncement } from './config/certificate-development-defaults.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { applyDevelopmentDefaults, type DevelopmentNotice } from './config/development-defaults.js';
+import { tuneHeapForServing } from './serving-heap.js';
 import { SERVER_VERSION } from './version.js';
 
 function announce(notice: DevelopmentNotice): void {
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  tuneHeapForServing();
   let config = loadConfig();
   let notice: DevelopmentNotice | undefined;
   // The server's modules load while a first development start makes its keys in libuv's thread

@@ -4,10 +4,13 @@
 import path from 'node:path';
 
 const [port, dataDir, token] = process.argv.slice(2);
-const [{ buildApp }, { loadConfig }] = await Promise.all([
+const [{ buildApp }, { loadConfig }, { tuneHeapForServing }] = await Promise.all([
   import('../../dist/app.js'),
   import('../../dist/config/config.js'),
+  import('../../dist/serving-heap.js'),
 ]);
+// What `ferry-server` does before it builds the app (src/main.ts).
+tuneHeapForServing();
 const config = loadConfig({
   PORT: port,
   PUBLIC_URL: `http://127.0.0.1:${port}`,
