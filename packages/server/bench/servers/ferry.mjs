@@ -9,8 +9,9 @@ const [{ buildApp }, { loadConfig }, { tuneHeapForServing }] = await Promise.all
   import('../../dist/config/config.js'),
   import('../../dist/serving-heap.js'),
 ]);
-// What `ferry-server` does before it builds the app (src/main.ts).
-tuneHeapForServing();
+// What `ferry-server` does before it builds the app (src/main.ts); bench:server-starts also runs
+// starts without it (BENCH_HEAP_TUNING=off) to show what it changes.
+if (process.env.BENCH_HEAP_TUNING !== 'off') tuneHeapForServing();
 const config = loadConfig({
   PORT: port,
   PUBLIC_URL: `http://127.0.0.1:${port}`,
