@@ -11,3 +11,4 @@ process.once('message', (canned) => {
   server.listen(port, '127.0.0.1', () => process.send?.('listening'));
 });
 process.once('disconnect', () => process.exit(0));
+process.once('SIGTERM', () => process.exit(0));
