@@ -303,6 +303,17 @@ async function main(): Promise<void> {
     });
 
     await step('npm install (the @ferry scope from the local registry)', async () => {
+      if (updateLockfile) {
+        // The committed lockfile records the @ferry packages' own dependencies as they were; npm
+        // would keep those. Dropped, the @ferry packages (and what they now need) are resolved
+        // afresh, while every other package keeps its locked version.
+        const lockPath = path.join(appDir, 'package-lock.json');
+        const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as { packages?: Record<string, unknown> };
+        for (const key of Object.keys(lock.packages ?? {})) {
+          if (/(^|\/)node_modules\/@ferry\//.test(key)) delete lock.packages![key];
+        }
+        fs.writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
+      }
       const installed = await run('npm', ['install', '--no-audit', '--no-fund'], {
         cwd: appDir,
         env: childEnv(),
