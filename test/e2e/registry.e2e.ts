@@ -206,6 +206,24 @@ module.exports = ({ config }) => {
     '      <AppTabs />\n',
     '      <AppTabs />\n      <OtaUpdateBanner update={update} topInset={insets.top} />\n',
   );
+
+  // The native certificate funnel mounted as docs/app-sdk.md shows (one component, two props): the
+  // export below bundles it, with its catalogue and i18n, from the installed packages.
+  fs.writeFileSync(
+    path.join(app, 'src', 'app', 'certificate.tsx'),
+    `import { CertificateFunnel } from '@ferry/expo/certificates';
+
+const server = {
+  url: process.env.EXPO_PUBLIC_FERRY_API_URL ?? '${serverUrl}',
+  getToken: async () => 'a certified member token',
+  aesKey: process.env.EXPO_PUBLIC_CERT_AES_KEY ?? '',
+};
+
+export default function CertificateScreen() {
+  return <CertificateFunnel server={server} entry={{ kind: 'menu' }} />;
+}
+`,
+  );
 }
 
 interface PublishReport {
@@ -597,6 +615,55 @@ async function main(): Promise<void> {
         embedded.stdout.includes('back to the embedded bundle'),
         'ferry rollback --to-embedded reports the directive',
       );
+    });
+
+    // ── The release console of the installed server, with a token from its own `ferry-server tokens`.
+    await phase('npx ferry-server tokens create; the console at /console signs in and lists the tracks', async () => {
+      const created = await runOk(
+        'npx',
+        ['ferry-server', 'tokens', 'create', '--name', 'e2e-viewer', '--role', 'viewer'],
+        { cwd: serverDir, env: cleanEnv({ DATA_DIR: dataDir }), timeoutMs: HANG_GUARD_MS },
+      );
+      const token = created.stdout.match(/ferry_op_[A-Za-z0-9_-]+/)?.[0];
+      check(token, `ferry-server tokens create printed a token (${created.stdout.trim()})`);
+      const page = await fetch(`${serverUrl}/console/`);
+      const html = await page.text();
+      const csp = page.headers.get('content-security-policy') ?? '';
+      check(
+        page.status === 200 && html.includes('<div id="root"'),
+        `GET /console/ serves the console (${page.status})`,
+      );
+      check(
+        csp.includes("default-src 'self'") && !csp.includes('unsafe-inline'),
+        `the console has a strict CSP (${csp})`,
+      );
+      const signIn = await fetch(`${serverUrl}/api/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ferry-console': '1' },
+        body: JSON.stringify({ token }),
+      });
+      const cookie = signIn.headers.get('set-cookie')?.split(';')[0];
+      check(signIn.status === 200 && cookie, `the viewer token signs in (${signIn.status})`);
+      const refused = await fetch(`${serverUrl}/api/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ferry-console': '1' },
+        body: JSON.stringify({ token: releaseToken }),
+      });
+      check(refused.status === 403, `the release token is not a console login (${refused.status})`);
+      const tracks = await fetch(`${serverUrl}/api/console/tracks`, { headers: { cookie } });
+      const listed = (await tracks.json()) as { tracks: Array<{ platform: string; runtimeVersion: string }> };
+      check(
+        PLATFORMS.every((platform) =>
+          listed.tracks.some((t) => t.platform === platform && t.runtimeVersion === RUNTIME_VERSIONS[platform]),
+        ),
+        `the console lists both published tracks (${JSON.stringify(listed.tracks.map((t) => t.platform))})`,
+      );
+      const viewerRollback = await fetch(`${serverUrl}/api/updates/directives`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ferry-console': '1', cookie },
+        body: JSON.stringify({ type: 'rollBackToEmbedded', channel: 'production', platform: 'ios' }),
+      });
+      check(viewerRollback.status === 403, `a viewer cannot roll back (${viewerRollback.status})`);
     });
 
     // ── Sizes.
