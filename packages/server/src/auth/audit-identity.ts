@@ -17,6 +17,23 @@ export const currentAuditIdentity = (): Record<string, unknown> => identity.getS
  * (what the client claims is ignored), else what the release token's client claims (`release-token`
  * by default), and audit events written meanwhile name the token or OIDC subject.
  */
-export function actAs<T>(request: FastifyRequest, claimed: string | undefined, action: (actor: string) => Promise<T>) {
-  return identity.run(auditIdentityOf(request), () => action(auditActorOf(request, claimed)));
+export async function actAs<T>(
+  request: FastifyRequest,
+  claimed: string | undefined,
+  action: (actor: string) => Promise<T>,
+): Promise<T> {
+  running++;
+  try {
+    return await identity.run(auditIdentityOf(request), () => action(auditActorOf(request, claimed)));
+  } finally {
+    // An AsyncLocalStorage once used keeps Node's async hooks on for every asynchronous operation of
+    // the process (Node 20): after the first operator action, a device's manifest request cost about
+    // 12 % more for the rest of the process's life (one track, 51,000 → 44,600 req/s). So the storage
+    // is switched off whenever no action is running; `run` switches it on again. Not while another
+    // action runs: `disable` would end that action's context too.
+    if (--running === 0) identity.disable();
+  }
 }
+
+/** Release-control actions running now (the storage is on only while there are some). */
+let running = 0;
