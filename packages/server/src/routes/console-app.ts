@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../http/error-body.js';
-import { builtAppRoot } from './built-app-root.js';
+import { builtAppHeaders, builtAppRoot } from './built-app.js';
 
 /** The built console: `console/` of the installed package, or `npm run build -w @ferry/console`'s output. */
 export const DEFAULT_CONSOLE_ROOT = builtAppRoot(
@@ -24,17 +24,6 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-const consoleHeaders =
-  (root: string) =>
-  (reply: FastifyReply, filePath: string): void => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'DENY');
-    const hashed = path.relative(root, filePath).split(path.sep)[0] === 'assets';
-    reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-    if (filePath.endsWith('.html')) reply.header('content-security-policy', CONSOLE_CONTENT_SECURITY_POLICY);
-  };
 
 /**
  * Serves the release console at /console/ (its pages are hash routes, so index.html is the only
@@ -60,7 +49,10 @@ export async function consoleAppRoutes(app: FastifyInstance, options: { root: st
       index: ['index.html'],
       cacheControl: false,
       serveDotFiles: false,
-      setHeaders: consoleHeaders(options.root),
+      setHeaders: builtAppHeaders(options.root, {
+        contentSecurityPolicy: CONSOLE_CONTENT_SECURITY_POLICY,
+        frameOptions: 'DENY',
+      }),
       schemaHide: true,
     });
   });

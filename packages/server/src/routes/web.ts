@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../http/error-body.js';
-import { builtAppRoot } from './built-app-root.js';
+import { builtAppHeaders, builtAppRoot } from './built-app.js';
 
 /** The built funnel: `web/` of the installed package, or `npm run build -w @ferry/web`'s output. */
 export const DEFAULT_WEB_ROOT = builtAppRoot(
@@ -28,19 +28,6 @@ export const WEB_CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
   "frame-ancestors 'self'",
 ].join('; ');
-
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-const webHeaders =
-  (root: string) =>
-  (reply: FastifyReply, filePath: string): void => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    // Vite names everything under assets/ by content hash; index.html must always be revalidated.
-    const hashed = path.relative(root, filePath).split(path.sep)[0] === 'assets';
-    reply.header('cache-control', hashed ? IMMUTABLE : 'no-cache');
-    if (filePath.endsWith('.html')) reply.header('content-security-policy', WEB_CONTENT_SECURITY_POLICY);
-  };
 
 export interface WebAppOptions {
   /** The built web app; DEFAULT_WEB_ROOT unless a test or deployment points elsewhere. */
@@ -95,7 +82,7 @@ export async function webAppRoutes(app: FastifyInstance, options: WebAppOptions)
     index: ['index.html'],
     cacheControl: false,
     serveDotFiles: false,
-    setHeaders: webHeaders(options.root),
+    setHeaders: builtAppHeaders(options.root, { contentSecurityPolicy: WEB_CONTENT_SECURITY_POLICY }),
     schemaHide: true,
   });
 }
