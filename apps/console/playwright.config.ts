@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { DEBIAN_CHROMIUM } from '../../test/support/debian-chromium.js';
 import { HANG_GUARD_MS } from '../../test/support/hang-guard.cjs';
 
 /**
@@ -21,19 +22,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     headless: true,
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      timeout: HANG_GUARD_MS,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: DEBIAN_CHROMIUM,
     viewport: { width: 1280, height: 900 },
     actionTimeout: 0,
     navigationTimeout: 0,

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { DEBIAN_CHROMIUM } from '../../test/support/debian-chromium.js';
 import { HANG_GUARD_MS } from '../../test/support/hang-guard.cjs';
 import type { LanguageOptions } from './e2e/support/fixtures.js';
 
@@ -31,20 +32,7 @@ export default defineConfig<LanguageOptions>({
   use: {
     browserName: 'chromium',
     headless: true,
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      // Playwright's own default is 3 minutes.
-      timeout: HANG_GUARD_MS,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: DEBIAN_CHROMIUM,
     // A phone: the page is laid out for 390 px first.
     viewport: { width: 390, height: 844 },
     // No limits of their own (0): actions, navigations and API requests wait as long as the test may.

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { DEBIAN_CHROMIUM } from '../../../test/support/debian-chromium.js';
 import { HANG_GUARD_MS } from '../../../test/support/hang-guard.cjs';
 import type { LanguageOptions } from './e2e/support/fixtures.js';
 
@@ -24,19 +25,7 @@ export default defineConfig<LanguageOptions>({
   use: {
     browserName: 'chromium',
     headless: true,
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      timeout: HANG_GUARD_MS,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: DEBIAN_CHROMIUM,
     // A phone: iPhone 12–15 logical size, with touch (2x keeps the screenshots small).
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
