@@ -1,6 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { MANIFEST_PROTOCOL_VERSION, type ManifestNamespace, ManifestRequest, manifestHeaders } from '@ferry/contracts';
 import Negotiator from 'negotiator';
+import type { RequestHeaders } from './manifest-request-headers.js';
 import { trackKey } from './track-key.js';
 
 export type ManifestFormat = 'multipart' | 'expo+json' | 'json';
@@ -62,13 +62,13 @@ const CLIENT_ID_MAX_LENGTH = 256;
  * The device's stable per-install id (`EAS-Client-ID`), or undefined when it sends none (or one
  * that is empty or too long to be one). It never reaches a log or the database as sent.
  */
-export function clientIdOf(headers: IncomingHttpHeaders): string | undefined {
+export function clientIdOf(headers: RequestHeaders): string | undefined {
   const value = headers['eas-client-id'];
   const id = Array.isArray(value) ? value[0] : value;
   return id !== undefined && id.length > 0 && id.length <= CLIENT_ID_MAX_LENGTH ? id : undefined;
 }
 
-const headerValue = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+const headerValue = (headers: RequestHeaders, name: string): string | undefined => {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 };
@@ -77,12 +77,12 @@ const headerValue = (headers: IncomingHttpHeaders, name: string): string | undef
  * The namespace the request speaks: the one most of its manifest headers use. A real expo-updates
  * client sends `expo-…`; the spec's client sends `ota-…`; with neither, errors name `ota-…`.
  */
-export function namespaceOf(headers: IncomingHttpHeaders): ManifestNamespace {
+export function namespaceOf(headers: RequestHeaders): ManifestNamespace {
   return presentTrackHeaders(headers, 'expo') > presentTrackHeaders(headers, 'ota') ? 'expo' : 'ota';
 }
 
 // A top-level function, not a closure: this runs per request, and closures cost an allocation each.
-function presentTrackHeaders(headers: IncomingHttpHeaders, ns: ManifestNamespace): number {
+function presentTrackHeaders(headers: RequestHeaders, ns: ManifestNamespace): number {
   const names = HEADERS[ns];
   return (
     Number(headers[names.platform] !== undefined) +
@@ -181,7 +181,7 @@ const rawLength = (raw: RawRequest): number =>
 const parsedRequests = new RequestMemo(REQUEST_MEMO_SIZE);
 
 /** Reads and validates the manifest request headers of either namespace. */
-export function parseManifestRequest(headers: IncomingHttpHeaders): ParsedManifestRequest {
+export function parseManifestRequest(headers: RequestHeaders): ParsedManifestRequest {
   const ns = namespaceOf(headers);
   const names = HEADERS[ns];
   const raw: RawRequest = {

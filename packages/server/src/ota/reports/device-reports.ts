@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { ManifestRequest } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseList } from 'structured-headers';
 import { clientIdOf } from '../manifest/manifest-request.js';
+import type { RequestHeaders } from '../manifest/manifest-request-headers.js';
 import type { Rollout } from '../release-store.js';
 import { haltReason, shouldHalt } from './halt-rule.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
@@ -90,7 +90,7 @@ export class DeviceReports {
    * Notes what a manifest request reports. The hot path: no I/O, no hashing, nothing without a
    * client id (the caller may pass the one it already read).
    */
-  observe(headers: IncomingHttpHeaders, request: ManifestRequest, clientId = clientIdOf(headers)): void {
+  observe(headers: RequestHeaders, request: ManifestRequest, clientId = clientIdOf(headers)): void {
     if (clientId === undefined) return;
     const current = request.currentUpdateId?.toLowerCase();
     // A device on its embedded bundle runs no release of ours.

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { FastPath } from '../../../http/fast-paths.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { manifestAnswer } from '../../../ota/manifest/manifest-answer.js';
@@ -9,6 +9,7 @@ import {
   negotiateManifestFormat,
   parseManifestRequest,
 } from '../../../ota/manifest/manifest-request.js';
+import { type ManifestRequestHeaders, manifestRequestHeaders } from '../../../ota/manifest/manifest-request-headers.js';
 import { type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 import { TurnBudget, TurnPacer } from '../../../turn-pacer.js';
@@ -42,23 +43,25 @@ export function manifestFastPath(service: ManifestService, options: FastPathOpti
     const url = request.url ?? '';
     if (url !== PATH && !url.startsWith(`${PATH}?`)) return false;
     if (options.logsRequests()) return false;
-    const parsed = parseManifestRequest(request.headers);
+    // Never request.headers, which builds an object of every header (manifest-request-headers.ts).
+    const headers = manifestRequestHeaders(request.rawHeaders);
+    const parsed = parseManifestRequest(headers);
     if (!parsed.ok) return false;
-    const format = negotiateManifestFormat(request.headers.accept);
+    const format = negotiateManifestFormat(headers.accept);
     if (!format) return false;
-    const clientId = clientIdOf(request.headers);
+    const clientId = clientIdOf(headers);
     const outcome = service.resolveCached(parsed.request, parsed.ns, clientId, parsed.trackKey);
     if (outcome) {
-      if (budget.take()) return send(request, response, parsed, format, outcome, started, options, clientId);
+      if (budget.take()) return send(headers, response, parsed, format, outcome, started, options, clientId);
       // A crowd whose requests all arrived in this turn: the rest are answered a slice per turn.
-      return pacer.turn().then(() => send(request, response, parsed, format, outcome, started, options, clientId));
+      return pacer.turn().then(() => send(headers, response, parsed, format, outcome, started, options, clientId));
     }
     // A track not in memory: its one load (shared by every request waiting for it) answers this
     // one too, without Fastify, so a crowd on a cold track costs about what it costs on a warm one.
     // A failed load (the database down) goes to the route, which answers 503 with the common body.
     return service
       .resolve(parsed.request, parsed.ns, clientId)
-      .then((resolved) => send(request, response, parsed, format, resolved, started, options, clientId));
+      .then((resolved) => send(headers, response, parsed, format, resolved, started, options, clientId));
   };
 }
 
@@ -66,7 +69,7 @@ type Parsed = Extract<ReturnType<typeof parseManifestRequest>, { ok: true }>;
 
 // A top-level function, not a closure made per request: this is the hot path.
 function send(
-  request: IncomingMessage,
+  headers: ManifestRequestHeaders,
   response: ServerResponse,
   parsed: Parsed,
   format: ManifestFormat,
@@ -77,7 +80,7 @@ function send(
 ): boolean {
   const answer = manifestAnswer(outcome, format, parsed.ns);
   if (!answer) return false;
-  options.reports?.observe(request.headers, parsed.request, clientId);
+  options.reports?.observe(headers, parsed.request, clientId);
   response.writeHead(answer.status, answer.headers);
   response.end(answer.body);
   options.metrics?.manifestAnswered(
