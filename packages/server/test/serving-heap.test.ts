@@ -1,0 +1,29 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const child = fileURLToPath(new URL('./support/tick-object-shape-child.ts', import.meta.url));
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Runs the child in a Node of its own (V8 natives on) and returns what it printed. */
+async function tickObjects(mode: 'keep' | 'plain'): Promise<{ sameMap: boolean }> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--allow-natives-syntax', '--expose-gc', '--conditions=@ferry/source', '--import', 'tsx', child, mode],
+    { cwd: repoRoot },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as { sameMap: boolean };
+}
+
+describe('keepTickObjectShape (what ferry-server does before it serves)', () => {
+  it("without it, once `{}` has too many transitions, each nextTick record gets a map of its own (this V8's hazard)", async () => {
+    expect(await tickObjects('plain')).toEqual({ sameMap: false, keptObjects: 3000 });
+  });
+
+  it('with it, every nextTick record keeps the one map, however full `{}` gets', async () => {
+    expect(await tickObjects('keep')).toEqual({ sameMap: true, keptObjects: 3000 });
+  });
+});
