@@ -172,7 +172,11 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   baselineFingerprintRoute(app, { service: releases, perMinute: options.limits.baselinePerMinute });
   manifestRoute(app, { service: manifests, reports, metrics: app.metrics });
   // Request lines are logged at debug (http-plugin.ts): then every request goes through Fastify.
-  const logsRequests = () => app.log.level === 'debug' || app.log.level === 'trace';
+  const logsRequests = () => {
+    // One read of the level (a getter) per request, not two.
+    const level = app.log.level;
+    return level === 'debug' || level === 'trace';
+  };
   app.fastPaths.add(manifestFastPath(manifests, { logsRequests, reports, metrics: app.metrics }));
   assetsRoute(app, {
     ...admin,

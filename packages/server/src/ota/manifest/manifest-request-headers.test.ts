@@ -37,6 +37,8 @@ describe('manifestRequestHeaders', () => {
     ['repeated: joined with ", "', ['accept', 'application/json', 'Accept', '*/*'], 'accept', 'application/json, */*'],
     ['an empty value kept', ['expo-current-update-id', ''], 'expo-current-update-id', ''],
     ['absent', ['host', 'x'], 'expo-platform', undefined],
+    ['a name as long as one it reads is not it', ['expo-expect-signature', 'sig'], 'expo-protocol-version', undefined],
+    ['upper case, as long as another name', ['OTA-CURRENT-UPDATE-ID', 'c'], 'ota-current-update-id', 'c'],
   ] as const)('%s', (_case, raw, name, expected) => {
     expect(manifestRequestHeaders(raw)[name]).toBe(expected);
   });

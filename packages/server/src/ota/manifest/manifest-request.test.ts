@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { MANIFEST_NAMESPACES, manifestHeaders } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { namespaceOf, negotiateManifestFormat, parseManifestRequest } from './manifest-request.js';
 
@@ -70,6 +71,38 @@ describe('parseManifestRequest', () => {
         embeddedUpdateId: id,
       },
       trackKey: 'development\nandroid\n1.0.0(3)',
+    });
+  });
+
+  // The parse reads its headers by names written out; these are the contracts' names.
+  it.each(MANIFEST_NAMESPACES)("reads every field under the contracts' %s- header names", (ns) => {
+    const names = manifestHeaders(ns);
+    const current = '0754dad0-d200-d634-113c-ef1f26106028';
+    const embedded = 'd2d5a1a8-ea45-4ba5-9c3b-5b6f9f3d8e11';
+    const parsed = parseManifestRequest({
+      [names.protocolVersion]: '1',
+      [names.platform]: 'ios',
+      [names.runtimeVersion]: `contracts-${ns}`,
+      [names.channel]: 'production',
+      [names.currentUpdateId]: current,
+      [names.embeddedUpdateId]: embedded,
+    });
+    expect(parsed).toEqual({
+      ok: true,
+      ns,
+      request: {
+        platform: 'ios',
+        runtimeVersion: `contracts-${ns}`,
+        channel: 'production',
+        currentUpdateId: current,
+        embeddedUpdateId: embedded,
+      },
+      trackKey: `production\nios\ncontracts-${ns}`,
+    });
+    expect(parseManifestRequest({ [names.protocolVersion]: '2', [names.platform]: 'ios' })).toMatchObject({
+      ok: false,
+      ns,
+      status: 406,
     });
   });
 
@@ -215,6 +248,20 @@ describe('the memos', () => {
     expect(parse(headersOf('1.0.0(1)'))).toBe(first);
     parse(headersOf('1.0.0(2)'));
     expect(parse(headersOf('1.0.0(1)'))).toBe(first);
+  });
+
+  it('requests that alternate between tracks, one with an update id and one without, each get their own entry', async () => {
+    const { parseManifestRequest: parse } = await freshModule();
+    const id = '0754dad0-d200-d634-113c-ef1f26106028';
+    const a = headersOf('1.0.0(a)');
+    const b = { ...headersOf('1.0.0(b)'), 'expo-current-update-id': id };
+    const first = { a: parse(a), b: parse(b) };
+    for (let i = 0; i < 4; i++) {
+      expect(parse({ ...a })).toBe(first.a);
+      expect(parse({ ...b })).toBe(first.b);
+    }
+    expect(first.a).toMatchObject({ ok: true, request: { runtimeVersion: '1.0.0(a)', currentUpdateId: undefined } });
+    expect(first.b).toMatchObject({ ok: true, request: { runtimeVersion: '1.0.0(b)', currentUpdateId: id } });
   });
 
   it('remembers 20 000 requests (a fleet of many tracks), then starts over', async () => {
