@@ -17,8 +17,10 @@
  *       cold start (code, caches) that (e) runs into. Target ≥ 0.8;
  *   (f) three fresh 5 MiB JavaScript bundles, uploaded and published each round: the median first
  *       GET with `accept-encoding: br` (whole body, a connection of its own) against the median of
- *       three repeats of each. Another asset is fetched before, so the first is not the process's
- *       first asset request. Target: first ≤ 1.2 × repeat.
+ *       three repeats of each. A 5 MiB bundle published at set-up is fetched three times before,
+ *       so the firsts are not the first large downloads of the process (in the round after (e),
+ *       of a process started a moment ago): what separates first from repeat is then the bundle
+ *       being new, not code the process has not run yet. Target: first ≤ 1.2 × repeat.
  *
  * How, and why:
  * - The load generator is wrk (C, epoll; `apt-get install -y wrk`), because autocannon (Node) was
@@ -149,8 +151,8 @@ async function bundleRound(publisher: Publisher, round: number, images: File[], 
   const urls = await publisher.upload(BUNDLE_TRACK, files);
   const uploadMs = (performance.now() - started) / BUNDLES_PER_ROUND;
   await publisher.publish(BUNDLE_TRACK, files, urls, `bundle-${round}`);
-  // Another asset first, so the first timed GET is not also this process's first asset request.
-  await get(warmUrl, { 'accept-encoding': 'br' });
+  // A bundle of the same size first, so the first timed GET is not also this process's first.
+  for (let i = 0; i < REPEATS; i++) await get(warmUrl, { 'accept-encoding': 'br' });
   const bundleUrls = bundles.map((bundle) => urls.get(bundle.hash)!);
   const firsts: Array<Awaited<ReturnType<typeof get>>> = [];
   for (const url of bundleUrls) firsts.push(await get(url, { 'accept-encoding': 'br' }));
@@ -235,6 +237,12 @@ async function main(): Promise<number> {
     await publisher.publish(`${ROLLOUT_TRACK}0`, stagedFiles, stagedUrls, 'staged', {
       rollout: { percent: 50, haltRule: { failureRate: 0.5, minDevices: 1_000_000 } },
     });
+    // (f): a bundle of the size it measures, published once, fetched before each round's firsts.
+    const warmBundle = javascriptBundle(BUNDLE_BYTES);
+    const warmFiles = [warmBundle, ...images];
+    const warmUrls = await publisher.upload(BUNDLE_TRACK, warmFiles);
+    await publisher.publish(BUNDLE_TRACK, warmFiles, warmUrls, 'warm-bundle');
+    const warmBundleUrl = warmUrls.get(warmBundle.hash)!;
     // (h): the apps run an older release of the single track, so each check is a report and an update.
     const older = await publisher.publish(`${SINGLE}0`, single.files, single.urls, 'older');
     single.id = await publisher.publish(`${SINGLE}0`, single.files, single.urls, 'newest');
@@ -326,7 +334,7 @@ async function main(): Promise<number> {
       const e = await load('(e) Ferry restarted, 1,000', ferry, SPREAD, TRACKS);
       const eBase = await load('(e) baseline: restarted, one track', ferry, SINGLE, 1);
 
-      const bundle = await bundleRound(publisher, round, images, single.urls.get(single.files[0]!.hash)!);
+      const bundle = await bundleRound(publisher, round, images, warmBundleUrl);
       bundles.push(bundle);
       console.error(
         `  (f) 5 MiB bundles, br: first GET ${bundle['first GET ms (median)']} ms, repeat ${bundle['repeat GET ms (median)']} ms`,
