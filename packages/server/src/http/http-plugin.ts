@@ -6,6 +6,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from '../config/config.js';
 import { DomainError } from '../errors/domain-error.js';
 import { installErrorHandling } from './error-handler.js';
+import { logsRequestLines } from './logger.js';
 import { connectRateLimitRedis } from './rate-limit-redis.js';
 
 export interface HttpPluginOptions {
@@ -35,7 +36,7 @@ export const httpPlugin = fp<HttpPluginOptions>(
     app.addHook('onResponse', (request, reply, done) => {
       // Deferred: the response may still sit corked in the socket when 'finish' fires.
       if (closing) setImmediate(() => request.raw.socket?.end());
-      if (request.log.level === 'debug' || request.log.level === 'trace') {
+      if (logsRequestLines(request.log)) {
         request.log.debug(
           {
             method: request.method,

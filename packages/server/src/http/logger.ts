@@ -21,3 +21,12 @@ export const loggerOptions = (level: string): LoggerOptions => ({
   level,
   redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
 });
+
+/**
+ * Whether request lines are logged (at debug, http-plugin.ts): the manifest fast path then leaves
+ * every request to Fastify, which logs it. The level is a getter; it is read once.
+ */
+export function logsRequestLines(log: { readonly level: string }): boolean {
+  const level = log.level;
+  return level === 'debug' || level === 'trace';
+}

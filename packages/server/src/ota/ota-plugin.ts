@@ -5,6 +5,7 @@ import { requireOperatorAction } from '../auth/operator-access.js';
 import type { Config } from '../config/config.js';
 import type { UpdatesConfig } from '../config/updates-config.js';
 import { bearerTokenOf } from '../http/bearer-token.js';
+import { logsRequestLines } from '../http/logger.js';
 import { auditEventsRoute } from '../routes/api/audit-events.js';
 import { consoleApiRoutes } from '../routes/api/console/console-api.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
@@ -172,11 +173,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   baselineFingerprintRoute(app, { service: releases, perMinute: options.limits.baselinePerMinute });
   manifestRoute(app, { service: manifests, reports, metrics: app.metrics });
   // Request lines are logged at debug (http-plugin.ts): then every request goes through Fastify.
-  const logsRequests = () => {
-    // One read of the level (a getter) per request, not two.
-    const level = app.log.level;
-    return level === 'debug' || level === 'trace';
-  };
+  const logsRequests = () => logsRequestLines(app.log);
   app.fastPaths.add(manifestFastPath(manifests, { logsRequests, reports, metrics: app.metrics }));
   assetsRoute(app, {
     ...admin,
