@@ -1,7 +1,14 @@
 import type { Track } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
-import { entryBytes, ManifestCache, type ServedEntry, type TrackEntry } from './manifest-cache.js';
+import {
+  entryBytes,
+  ManifestCache,
+  RECENCY_RESOLUTION_MS,
+  type ServedEntry,
+  type TrackEntry,
+} from './manifest-cache.js';
 import type { SignedManifest } from './manifest-response.js';
+import { trackKey } from './track-key.js';
 
 const track: Track = { channel: 'production', platform: 'ios', runtimeVersion: '1' };
 const entry = (id: string | undefined, jsonBytes = 100): TrackEntry => {
@@ -157,5 +164,88 @@ describe('ManifestCache', () => {
     expect(cache.peek({ ...track, runtimeVersion: 'newest' })).toBeDefined();
     expect(cache.peek({ ...track, runtimeVersion: 'middle' })).toBeDefined();
     expect(cache.peek({ ...track, runtimeVersion: 'oldest' })).toBeUndefined();
+  });
+});
+
+describe('ManifestCache slots (kept by remembered requests)', () => {
+  const key = trackKey(track);
+  /** A cache on a clock the test moves, holding `track` as 'a'. */
+  async function cacheWith(options: { ttlMs?: number; maxTracks?: number } = {}) {
+    let now = 1_000;
+    const cache = new ManifestCache({
+      load: async (t) => entry(t.runtimeVersion === track.runtimeVersion ? 'a' : t.runtimeVersion),
+      ttlMs: options.ttlMs ?? 60_000,
+      maxTracks: options.maxTracks,
+      now: () => now,
+    });
+    await cache.entry(track);
+    const slot = cache.slot(key, now)!;
+    return {
+      cache,
+      slot,
+      advance: (ms: number) => {
+        now += ms;
+        return now;
+      },
+      get now() {
+        return now;
+      },
+    };
+  }
+
+  it('a slot holds the entry a lookup finds, and stays current while nothing changes', async () => {
+    const { cache, slot, advance } = await cacheWith();
+    expect(slot.entry.head?.id).toBe('a');
+    expect(cache.isCurrent(slot, advance(59_999))).toBe(true);
+    expect(cache.slot(key)).toBe(slot);
+  });
+
+  // Each way the cache drops an entry ends the slot: a kept slot never serves what a lookup would not.
+  it.each([
+    ['an invalidation of its track', (c: ManifestCache) => c.invalidate(track)],
+    ['a publish on this instance (prime)', (c: ManifestCache) => c.prime(track, entry('b'))],
+    ['clear (notifications missed)', (c: ManifestCache) => c.clear()],
+  ])('%s ends the slot', async (_case, drop) => {
+    const { cache, slot, now } = await cacheWith();
+    drop(cache);
+    expect(cache.isCurrent(slot, now)).toBe(false);
+    expect(cache.slot(key)?.entry.head?.id).not.toBe('a');
+  });
+
+  it('expiry ends the slot at ttlMs, when a lookup no longer finds the entry either', async () => {
+    const { cache, slot, advance } = await cacheWith({ ttlMs: 5_000 });
+    expect(cache.isCurrent(slot, advance(5_000))).toBe(true);
+    const expired = advance(1);
+    expect(cache.isCurrent(slot, expired)).toBe(false);
+    expect(cache.slot(key, expired)).toBeUndefined();
+  });
+
+  it('eviction ends the slot', async () => {
+    const { cache, slot, now } = await cacheWith({ maxTracks: 2 });
+    for (const v of ['x', 'y']) await cache.entry({ ...track, runtimeVersion: v });
+    expect(cache.isCurrent(slot, now)).toBe(false);
+    expect(cache.size).toBe(2);
+  });
+
+  it('a track used only through its slot keeps its place as recently used, to within RECENCY_RESOLUTION_MS', async () => {
+    const { cache, slot, advance } = await cacheWith({ maxTracks: 2 });
+    await cache.entry({ ...track, runtimeVersion: 'x' });
+    // The kept slot is used after x was loaded: x is now the least recently used, and is evicted.
+    expect(cache.isCurrent(slot, advance(RECENCY_RESOLUTION_MS))).toBe(true);
+    await cache.entry({ ...track, runtimeVersion: 'y' });
+    expect(cache.isCurrent(slot, advance(1))).toBe(true);
+    expect(cache.peek({ ...track, runtimeVersion: 'x' })).toBeUndefined();
+  });
+
+  it('the slot of an entry too large to keep is dead from the start', async () => {
+    let served: TrackEntry | undefined;
+    const cache = new ManifestCache({
+      load: async () => (served = entry('huge', 10_000)),
+      ttlMs: 60_000,
+      maxBytes: 1_000,
+    });
+    await cache.entry(track);
+    expect(served).toBeDefined();
+    expect(cache.slot(key)).toBeUndefined();
   });
 });

@@ -42,6 +42,35 @@ export interface ManifestCacheOptions {
   maxTracks?: number;
   /** Bounds memory when releases are large (many assets). */
   maxBytes?: number;
+  /** Milliseconds on a monotonic clock; tests pass their own. */
+  now?: () => number;
+}
+
+/**
+ * How stale a slot's place in the least-recently-used order may get: a slot used through `isCurrent`
+ * is moved to the recent end at most once per this many milliseconds, not on every request.
+ */
+export const RECENCY_RESOLUTION_MS = 1_000;
+
+/**
+ * A track's entry as the cache holds it. A caller may keep the slot (a remembered request does) and
+ * use its entry for as long as `isCurrent` says so: the cache marks the slot dead when it drops the
+ * entry (a publish, an invalidation, eviction, expiry, clear), so a kept slot never serves an entry
+ * a lookup would no longer find. A warm request then looks nothing up: with 1,000 tracks, the hashed
+ * lookup and the LRU bookkeeping were a chain of memory reads per request (bench:manifest (d)).
+ */
+export class TrackSlot {
+  /** False once the cache has dropped this entry; a new entry for the track gets a new slot. */
+  live = true;
+  constructor(
+    readonly cache: ManifestCache,
+    readonly key: string,
+    readonly entry: TrackEntry,
+    /** When the entry was stored plus ttlMs, on the cache's clock: after it, the entry has expired. */
+    readonly expiresAt: number,
+    /** When the slot last took its place as most recently used. */
+    public usedAt: number,
+  ) {}
 }
 
 /**
@@ -50,41 +79,75 @@ export interface ManifestCacheOptions {
  * read that started before it.
  */
 export class ManifestCache {
-  private readonly entries: LRUCache<string, TrackEntry>;
+  private readonly entries: LRUCache<string, TrackSlot>;
+  private readonly now: () => number;
   /** Loads under way; a crowd waiting for one track is woken a slice per event-loop turn. */
   private readonly loading = new SingleFlight<string, TrackEntry>();
   private generation_ = 0;
 
   constructor(private readonly options: ManifestCacheOptions) {
-    this.entries = new LRUCache<string, TrackEntry>({
+    const now = options.now ?? (() => performance.now());
+    this.now = now;
+    this.entries = new LRUCache<string, TrackSlot>({
       max: options.maxTracks ?? MANIFEST_CACHE_MAX_TRACKS,
       maxSize: options.maxBytes ?? MANIFEST_CACHE_MAX_BYTES,
-      sizeCalculation: entryBytes,
+      sizeCalculation: (slot) => entryBytes(slot.entry),
       ttl: options.ttlMs,
+      // The slots' clock, read on every lookup: an entry lru-cache finds stale has expired for
+      // isCurrent too (its start is read after the slot's, so it never expires first).
+      perf: { now },
+      ttlResolution: 0,
+      dispose: (slot) => {
+        slot.live = false;
+      },
     });
   }
 
-  /** The cached entry, without loading: the hot path's synchronous check. */
+  /** The cached entry, without loading. */
   peek(track: Track): TrackEntry | undefined {
-    return this.peekKey(trackKey(track));
+    return this.slot(trackKey(track))?.entry;
   }
 
-  /** `peek` by a key made earlier (a parsed request carries its track's). */
-  peekKey(key: string): TrackEntry | undefined {
-    return this.entries.get(key);
+  /** The cached slot of a track by its key (a parsed request carries it), without loading. */
+  slot(key: string, now = this.now()): TrackSlot | undefined {
+    const slot = this.entries.get(key);
+    if (slot) slot.usedAt = now;
+    return slot;
+  }
+
+  /**
+   * Whether a slot kept from an earlier lookup still holds the track's entry: neither dropped nor
+   * expired. The hot path's check. It keeps the slot's place in the LRU order to within
+   * RECENCY_RESOLUTION_MS, so a track in use is never the one evicted.
+   */
+  isCurrent(slot: TrackSlot, now: number): boolean {
+    if (!slot.live || now > slot.expiresAt) return false;
+    if (now - slot.usedAt >= RECENCY_RESOLUTION_MS) {
+      slot.usedAt = now;
+      this.entries.get(slot.key);
+    }
+    return slot.live;
   }
 
   entry(track: Track): Promise<TrackEntry> {
     const key = trackKey(track);
     const hit = this.entries.get(key);
-    if (hit) return Promise.resolve(hit);
+    if (hit) return Promise.resolve(hit.entry);
     return this.loading.run(key, () => {
       const generation = this.generation_;
       return this.options.load(track).then((entry) => {
-        if (generation === this.generation_) this.entries.set(key, entry);
+        if (generation === this.generation_) this.store(key, entry);
         return entry;
       });
     });
+  }
+
+  /** Stores an entry in a new slot; one over the byte bound is not kept, and its slot is dead. */
+  private store(key: string, entry: TrackEntry): void {
+    const now = this.now();
+    const slot = new TrackSlot(this, key, entry, now + this.options.ttlMs, now);
+    this.entries.set(key, slot);
+    if (this.entries.peek(key) !== slot) slot.live = false;
   }
 
   /** A mark to pass to `fill`: loads that started before a later invalidation are not kept. */
@@ -102,7 +165,7 @@ export class ManifestCache {
     for (const [track, entry] of entries.toReversed()) {
       const key = trackKey(track);
       if (this.entries.has(key)) continue;
-      this.entries.set(key, entry);
+      this.store(key, entry);
       filled.push(key);
     }
     // The bounds may have evicted some of them again.
@@ -112,7 +175,7 @@ export class ManifestCache {
   /** Replaces a track's entry with one known to be newest (this instance just published it). */
   prime(track: Track, entry: TrackEntry): void {
     this.invalidate(track);
-    this.entries.set(trackKey(track), entry);
+    this.store(trackKey(track), entry);
   }
 
   /** Drops one track: the next request reads the database again. */

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { MANIFEST_NAMESPACES, manifestHeaders } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { namespaceOf, negotiateManifestFormat, parseManifestRequest } from './manifest-request.js';
+import { RememberedOutcome } from './remembered-outcome.js';
 
 /** How often an accept header was negotiated (not answered from the memo). */
 const negotiations = vi.hoisted(() => ({ count: 0 }));
@@ -71,6 +72,7 @@ describe('parseManifestRequest', () => {
         embeddedUpdateId: id,
       },
       trackKey: 'development\nandroid\n1.0.0(3)',
+      remembered: expect.any(RememberedOutcome),
     });
   });
 
@@ -98,6 +100,7 @@ describe('parseManifestRequest', () => {
         embeddedUpdateId: embedded,
       },
       trackKey: `production\nios\ncontracts-${ns}`,
+      remembered: expect.any(RememberedOutcome),
     });
     expect(parseManifestRequest({ [names.protocolVersion]: '2', [names.platform]: 'ios' })).toMatchObject({
       ok: false,
@@ -202,6 +205,7 @@ describe('parseManifestRequest', () => {
         request: { platform: expectedPlatform, runtimeVersion: '1.0.0(3)', channel: expectedChannel },
         // The cache's key of the normalised track, so every spelling finds the same cached track.
         trackKey: `${expectedChannel}\n${expectedPlatform}\n1.0.0(3)`,
+        remembered: expect.any(RememberedOutcome),
       });
     });
 

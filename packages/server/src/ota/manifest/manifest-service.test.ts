@@ -4,6 +4,10 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../signing/development-signing-key.js';
 import { NodeManifestSigner } from '../../signing/manifest-signer.js';
+import { rolloutBucket } from '../rollout/rollout-bucket.js';
+import type { HeadRollout } from '../rollout/track-timeline.js';
+import type { ManifestOutcome } from './manifest-outcome.js';
+import { parseManifestRequest, type ValidManifestRequest } from './manifest-request.js';
 import { decideManifest, ManifestService } from './manifest-service.js';
 import type { ManifestSignature } from './release-signatures.js';
 
@@ -72,5 +76,97 @@ describe('ManifestService.releasePublished', () => {
     const outcome = await service.resolve({ channel: 'production', platform: 'ios', runtimeVersion: '1' }, 'expo');
     expect(outcome.kind === 'update' && outcome.signed.releaseId).toBe(ID);
     expect(saved.map((signed) => signed.namespace).sort()).toEqual(['expo', 'ota']);
+  });
+});
+
+describe('ManifestService.resolveCached (what a remembered request resolved to)', () => {
+  const key = generateSigningKey('Ferry unit test');
+  const signer = new NodeManifestSigner(createPrivateKey(key.privateKeyPem), key.certificatePem, 'main');
+  const releaseOf = (id: string) =>
+    ({
+      id,
+      channel: 'production',
+      platform: 'ios',
+      runtimeVersion: 'remembered',
+      launchAsset: { url: 'https://cdn.test/bundle', hash: 'a'.repeat(43) },
+      assets: [],
+      otaConfig: null,
+      updatePolicy: null,
+      metadata: {},
+      createdAt: '2026-11-26T00:00:00.000Z',
+    }) as Release;
+  const serviceWith = (timeline: () => { head?: Release; fallback?: Release; rollout?: HeadRollout }) => {
+    const service: ManifestService = new ManifestService({
+      store: {
+        timeline: async () => {
+          const { head, fallback, rollout } = timeline();
+          const stored = (release: Release | undefined) =>
+            release && { kind: 'release' as const, release, signatures: service.sign(release) };
+          return { head: stored(head), rollout, fallback: stored(fallback) };
+        },
+        saveSignatures: async () => {},
+        saveDirectiveSignatures: async () => {},
+        timelinesOfRecentTracks: async () => [],
+      },
+      signer,
+      log: pino({ level: 'silent' }),
+      ttlMs: 60_000,
+    });
+    return service;
+  };
+  // The same headers from every device of the track: one memo entry, one remembered outcome.
+  const parsed = parseManifestRequest({
+    'expo-platform': 'ios',
+    'expo-runtime-version': 'remembered',
+    'expo-channel-name': 'production',
+  }) as ValidManifestRequest;
+  const servedId = (outcome: ManifestOutcome | undefined) =>
+    outcome?.kind === 'update' ? outcome.signed.releaseId : outcome?.kind;
+  const A = '0a0a0a0a-0000-4000-8000-00000000000a';
+  const B = '0b0b0b0b-0000-4000-8000-00000000000b';
+
+  it('a publish replaces what the request resolved to before', async () => {
+    const service = serviceWith(() => ({}));
+    expect(service.resolveCached(parsed)).toBeUndefined();
+    const a = releaseOf(A);
+    service.releasePublished(a, service.sign(a));
+    expect(servedId(service.resolveCached(parsed))).toBe(A);
+    expect(servedId(service.resolveCached(parsed))).toBe(A);
+    const b = releaseOf(B);
+    service.releasePublished(b, service.sign(b));
+    expect(servedId(service.resolveCached(parsed))).toBe(B);
+    service.trackChanged(b);
+    expect(service.resolveCached(parsed)).toBeUndefined();
+  });
+
+  it('a running rollout is chosen per device every time, not remembered from the first device', async () => {
+    const devices = Array.from({ length: 200 }, (_, i) => `device-${i}`);
+    const inside = devices.find((id) => rolloutBucket(id, B) < 50)!;
+    const outside = devices.find((id) => rolloutBucket(id, B) >= 50)!;
+    const service = serviceWith(() => ({
+      head: releaseOf(B),
+      fallback: releaseOf(A),
+      rollout: { releaseId: B, percent: 50, state: 'running' },
+    }));
+    await service.resolve(parsed.request, parsed.ns, inside);
+    for (const [device, expected] of [
+      [inside, B],
+      [outside, A],
+      [inside, B],
+      [undefined, A],
+    ] as const) {
+      expect(servedId(service.resolveCached(parsed, device))).toBe(expected);
+    }
+  });
+
+  it('two instances in one process (one memo of requests) each answer with their own track', async () => {
+    const one = serviceWith(() => ({ head: releaseOf(A) }));
+    const two = serviceWith(() => ({ head: releaseOf(B) }));
+    await one.resolve(parsed.request, parsed.ns);
+    await two.resolve(parsed.request, parsed.ns);
+    for (let i = 0; i < 2; i++) {
+      expect(servedId(one.resolveCached(parsed))).toBe(A);
+      expect(servedId(two.resolveCached(parsed))).toBe(B);
+    }
   });
 });

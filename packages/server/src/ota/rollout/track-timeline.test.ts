@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { RolloutState } from '@ferry/contracts';
+import { ROLLOUT_STATES, type RolloutState } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
 import { rolloutBucket } from './rollout-bucket.js';
-import { chooseEntry, type Timeline } from './track-timeline.js';
+import { chooseEntry, choosesByClient, type Timeline } from './track-timeline.js';
 
 const timeline = (rollout?: { percent: number; state: RolloutState }, fallback: string | null = 'fallback') =>
   ({
@@ -35,6 +35,22 @@ describe('chooseEntry (the rollout selection rule)', () => {
 
   it('an empty track serves nothing', () => {
     expect(chooseEntry({ head: undefined, rollout: undefined, fallback: undefined }, 'd')).toBeUndefined();
+  });
+});
+
+describe('choosesByClient', () => {
+  // True exactly when chooseEntry gives two devices different entries: inside, outside, no client id.
+  it.each([
+    ['no rollout', timeline(), false],
+    ...ROLLOUT_STATES.map((state) => [state, timeline({ percent: 50, state }), state === 'running'] as const),
+  ] as const)('%s: %s', (_case, track, expected) => {
+    const entries = new Set([
+      chooseEntry(track, 'd', bucket(0)),
+      chooseEntry(track, 'd', bucket(99)),
+      chooseEntry(track, undefined, bucket(0)),
+    ]);
+    expect(choosesByClient(track)).toBe(expected);
+    expect(entries.size > 1).toBe(expected);
   });
 });
 

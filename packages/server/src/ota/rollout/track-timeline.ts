@@ -35,12 +35,16 @@ export function chooseEntry<E>(
 ): E | undefined {
   const { head, rollout } = timeline;
   if (!rollout || rollout.state === 'complete') return head;
-  if (
-    rollout.state === 'running' &&
-    clientId !== undefined &&
-    bucketOf(clientId, rollout.releaseId) < rollout.percent
-  ) {
+  if (choosesByClient(timeline) && clientId !== undefined && bucketOf(clientId, rollout.releaseId) < rollout.percent) {
     return head;
   }
   return timeline.fallback;
+}
+
+/**
+ * Whether chooseEntry can give two devices of the track different entries: only while the head's
+ * rollout is running. Otherwise every device gets the same one, and a caller may keep it.
+ */
+export function choosesByClient(timeline: Pick<Timeline<unknown>, 'rollout'>): boolean {
+  return timeline.rollout?.state === 'running';
 }

@@ -8,6 +8,7 @@ import {
   type ManifestFormat,
   negotiateManifestFormat,
   parseManifestRequest,
+  type ValidManifestRequest,
 } from '../../../ota/manifest/manifest-request.js';
 import { type ManifestRequestHeaders, manifestRequestHeaders } from '../../../ota/manifest/manifest-request-headers.js';
 import { type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
@@ -50,7 +51,7 @@ export function manifestFastPath(service: ManifestService, options: FastPathOpti
     const format = negotiateManifestFormat(headers.accept);
     if (!format) return false;
     const clientId = clientIdOf(headers);
-    const outcome = service.resolveCached(parsed.request, parsed.ns, clientId, parsed.trackKey);
+    const outcome = service.resolveCached(parsed, clientId, started);
     if (outcome) {
       if (budget.take()) return send(headers, response, parsed, format, outcome, started, options, clientId);
       // A crowd whose requests all arrived in this turn: the rest are answered a slice per turn.
@@ -65,13 +66,11 @@ export function manifestFastPath(service: ManifestService, options: FastPathOpti
   };
 }
 
-type Parsed = Extract<ReturnType<typeof parseManifestRequest>, { ok: true }>;
-
 // A top-level function, not a closure made per request: this is the hot path.
 function send(
   headers: ManifestRequestHeaders,
   response: ServerResponse,
-  parsed: Parsed,
+  parsed: ValidManifestRequest,
   format: ManifestFormat,
   outcome: ManifestOutcome,
   started: number,

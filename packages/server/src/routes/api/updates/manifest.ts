@@ -93,7 +93,7 @@ export function manifestRoute(
       // Valid requests report what the device runs and what failed on it, whatever the answer.
       options.reports?.observe(request.headers, parsed.request);
       const clientId = clientIdOf(request.headers);
-      const cached = options.service.resolveCached(parsed.request, parsed.ns, clientId, parsed.trackKey);
+      const cached = options.service.resolveCached(parsed, clientId);
       const { platform, channel } = parsed.request;
       const answer = (outcome: ManifestOutcome) => {
         // A directive the accept header cannot carry is refused (406) by sendOutcome.
