@@ -67,5 +67,23 @@ function answerFor(signed: SignedManifest, format: ManifestFormat, ns: ManifestN
           [SIGNATURE_HEADER[ns]]: signed.signature,
         };
   headers['content-length'] = String(body.length);
-  return { status: 200, headers, body };
+  return { status: 200, headers: format === 'multipart' ? shared(headers) : headers, body };
+}
+
+/** Distinct multipart headers kept for sharing; past it, answers keep their own. */
+const SHARED_HEADERS_MAX = 4_096;
+const sharedHeaders = new Map<string, Readonly<Record<string, string>>>();
+
+/**
+ * One headers object for every multipart answer with the same headers: they differ only in
+ * content-length, as every track's body has the process's boundary (boundaryFor). A request
+ * spread over 1,000 tracks then writes headers that are already in the CPU's caches; each track
+ * with headers of its own was one more set of strings to fetch from memory (bench:manifest (d)).
+ */
+function shared(headers: Record<string, string>): Readonly<Record<string, string>> {
+  const key = JSON.stringify(headers);
+  const known = sharedHeaders.get(key);
+  if (known) return known;
+  if (sharedHeaders.size < SHARED_HEADERS_MAX) sharedHeaders.set(key, headers);
+  return headers;
 }

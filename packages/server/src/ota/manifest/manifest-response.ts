@@ -59,8 +59,16 @@ export function encodeManifestMultipart(
   };
 }
 
+/**
+ * The boundary of every multipart answer this process makes, unless it occurs in a part. One for
+ * all tracks makes their content-type the same string, so answers share their headers
+ * (manifest-answer.ts). It is random per process, so no release can be made to contain it.
+ */
+const PROCESS_BOUNDARY = `ferry-${randomBytes(12).toString('hex')}`;
+
 /** A boundary that does not occur in the part it delimits (RFC 2046 §5.1.1). */
 function boundaryFor(json: Buffer): string {
+  if (!json.includes(PROCESS_BOUNDARY)) return PROCESS_BOUNDARY;
   for (;;) {
     const boundary = `ferry-${randomBytes(12).toString('hex')}`;
     if (!json.includes(boundary)) return boundary;
