@@ -2,6 +2,7 @@ import type { Track } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   entryBytes,
+  KeptSlot,
   ManifestCache,
   RECENCY_RESOLUTION_MS,
   type ServedEntry,
@@ -167,9 +168,10 @@ describe('ManifestCache', () => {
   });
 });
 
-describe('ManifestCache slots (kept by remembered requests)', () => {
+describe('ManifestCache kept slots (what remembered requests hold)', () => {
   const key = trackKey(track);
-  /** A cache on a clock the test moves, holding `track` as 'a'. */
+  const other = { ...track, runtimeVersion: 'other' };
+  /** A cache on a clock the test moves, holding `track` as 'a' (and `other`), and a hold of a's slot. */
   async function cacheWith(options: { ttlMs?: number; maxTracks?: number } = {}) {
     let now = 1_000;
     const cache = new ManifestCache({
@@ -178,11 +180,13 @@ describe('ManifestCache slots (kept by remembered requests)', () => {
       maxTracks: options.maxTracks,
       now: () => now,
     });
+    await cache.entry(other);
     await cache.entry(track);
-    const slot = cache.slot(key, now)!;
+    const kept = new KeptSlot();
+    cache.keep(kept, cache.slot(key)!, now);
     return {
       cache,
-      slot,
+      kept,
       advance: (ms: number) => {
         now += ms;
         return now;
@@ -193,51 +197,66 @@ describe('ManifestCache slots (kept by remembered requests)', () => {
     };
   }
 
-  it('a slot holds the entry a lookup finds, and stays current while nothing changes', async () => {
-    const { cache, slot, advance } = await cacheWith();
-    expect(slot.entry.head?.id).toBe('a');
-    expect(cache.isCurrent(slot, advance(59_999))).toBe(true);
-    expect(cache.slot(key)).toBe(slot);
+  it('a kept slot holds the entry a lookup finds while nothing changes', async () => {
+    const { cache, kept, advance } = await cacheWith();
+    expect(kept.slot?.entry.head?.id).toBe('a');
+    expect(cache.holds(kept, advance(59_999))).toBe(true);
+    expect(cache.slot(key)).toBe(kept.slot);
   });
 
-  // Each way the cache drops an entry ends the slot: a kept slot never serves what a lookup would not.
+  // Each way the cache drops an entry ends the hold: a kept slot never serves what a lookup would not.
   it.each([
     ['an invalidation of its track', (c: ManifestCache) => c.invalidate(track)],
     ['a publish on this instance (prime)', (c: ManifestCache) => c.prime(track, entry('b'))],
     ['clear (notifications missed)', (c: ManifestCache) => c.clear()],
-  ])('%s ends the slot', async (_case, drop) => {
-    const { cache, slot, now } = await cacheWith();
+  ])('%s ends the hold', async (_case, drop) => {
+    const { cache, kept, now } = await cacheWith();
     drop(cache);
-    expect(cache.isCurrent(slot, now)).toBe(false);
+    expect(cache.holds(kept, now)).toBe(false);
     expect(cache.slot(key)?.entry.head?.id).not.toBe('a');
   });
 
-  it('expiry ends the slot at ttlMs, when a lookup no longer finds the entry either', async () => {
-    const { cache, slot, advance } = await cacheWith({ ttlMs: 5_000 });
-    expect(cache.isCurrent(slot, advance(5_000))).toBe(true);
-    const expired = advance(1);
-    expect(cache.isCurrent(slot, expired)).toBe(false);
-    expect(cache.slot(key, expired)).toBeUndefined();
+  it("another track's drop does not end the hold", async () => {
+    const { cache, kept, now } = await cacheWith();
+    cache.invalidate(other);
+    cache.prime(other, entry('newer'));
+    expect(cache.holds(kept, now)).toBe(true);
+    expect(cache.holds(kept, now)).toBe(true);
   });
 
-  it('eviction ends the slot', async () => {
-    const { cache, slot, now } = await cacheWith({ maxTracks: 2 });
+  it('expiry ends the hold at ttlMs, when a lookup no longer finds the entry either', async () => {
+    const { cache, kept, advance } = await cacheWith({ ttlMs: 5_000 });
+    expect(cache.holds(kept, advance(5_000))).toBe(true);
+    advance(1);
+    expect(cache.holds(kept, advance(0))).toBe(false);
+    expect(cache.slot(key)).toBeUndefined();
+  });
+
+  it('eviction ends the hold', async () => {
+    const { cache, kept, now } = await cacheWith({ maxTracks: 2 });
     for (const v of ['x', 'y']) await cache.entry({ ...track, runtimeVersion: v });
-    expect(cache.isCurrent(slot, now)).toBe(false);
+    expect(cache.holds(kept, now)).toBe(false);
     expect(cache.size).toBe(2);
   });
 
-  it('a track used only through its slot keeps its place as recently used, to within RECENCY_RESOLUTION_MS', async () => {
-    const { cache, slot, advance } = await cacheWith({ maxTracks: 2 });
-    await cache.entry({ ...track, runtimeVersion: 'x' });
-    // The kept slot is used after x was loaded: x is now the least recently used, and is evicted.
-    expect(cache.isCurrent(slot, advance(RECENCY_RESOLUTION_MS))).toBe(true);
+  it('a track used only through its hold keeps its place as recently used, to within RECENCY_RESOLUTION_MS', async () => {
+    const { cache, kept, advance } = await cacheWith({ maxTracks: 2 });
+    // Loaded after a: other is now the least recently used, unless the hold says a was used since.
+    cache.invalidate(other);
+    await cache.entry(other);
+    expect(cache.holds(kept, advance(RECENCY_RESOLUTION_MS))).toBe(true);
     await cache.entry({ ...track, runtimeVersion: 'y' });
-    expect(cache.isCurrent(slot, advance(1))).toBe(true);
-    expect(cache.peek({ ...track, runtimeVersion: 'x' })).toBeUndefined();
+    expect(cache.holds(kept, advance(1))).toBe(true);
+    expect(cache.peek(other)).toBeUndefined();
   });
 
-  it('the slot of an entry too large to keep is dead from the start', async () => {
+  it("a hold of another cache's slot is not held here", async () => {
+    const { kept, now } = await cacheWith();
+    const { cache: second } = await cacheWith();
+    expect(second.holds(kept, now)).toBe(false);
+  });
+
+  it('an entry too large to keep has no slot', async () => {
     let served: TrackEntry | undefined;
     const cache = new ManifestCache({
       load: async () => (served = entry('huge', 10_000)),

@@ -47,30 +47,40 @@ export interface ManifestCacheOptions {
 }
 
 /**
- * How stale a slot's place in the least-recently-used order may get: a slot used through `isCurrent`
- * is moved to the recent end at most once per this many milliseconds, not on every request.
+ * How stale a kept slot's place in the least-recently-used order may get: a slot used through
+ * `holds` is moved to the recent end at most once per this many milliseconds, not on every request.
  */
 export const RECENCY_RESOLUTION_MS = 1_000;
 
 /**
- * A track's entry as the cache holds it. A caller may keep the slot (a remembered request does) and
- * use its entry for as long as `isCurrent` says so: the cache marks the slot dead when it drops the
- * entry (a publish, an invalidation, eviction, expiry, clear), so a kept slot never serves an entry
- * a lookup would no longer find. A warm request then looks nothing up: with 1,000 tracks, the hashed
- * lookup and the LRU bookkeeping were a chain of memory reads per request (bench:manifest (d)).
+ * A track's entry as the cache holds it, alive until the cache drops it (a publish, an
+ * invalidation, eviction, expiry, clear). A new entry for the track gets a new slot.
  */
 export class TrackSlot {
-  /** False once the cache has dropped this entry; a new entry for the track gets a new slot. */
+  /** False once the cache has dropped this entry. */
   live = true;
   constructor(
-    readonly cache: ManifestCache,
     readonly key: string,
     readonly entry: TrackEntry,
     /** When the entry was stored plus ttlMs, on the cache's clock: after it, the entry has expired. */
     readonly expiresAt: number,
-    /** When the slot last took its place as most recently used. */
-    public usedAt: number,
   ) {}
+}
+
+/**
+ * A slot kept by a caller (a remembered request), with what `holds` needs to check it without
+ * reading the slot: the cache it came from, its expiry, and the cache's count of dropped entries
+ * when it was last seen alive. A warm request then reads nothing of its track but the answer: with
+ * 1,000 tracks, the hashed lookup, the LRU bookkeeping and the entry's objects were a chain of reads
+ * from memory per request (bench:manifest (d)).
+ */
+export class KeptSlot {
+  cache: ManifestCache | undefined = undefined;
+  slot: TrackSlot | undefined = undefined;
+  expiresAt = 0;
+  drops = -1;
+  /** When the slot last took its place as most recently used through this hold. */
+  usedAt = 0;
 }
 
 /**
@@ -84,6 +94,8 @@ export class ManifestCache {
   /** Loads under way; a crowd waiting for one track is woken a slice per event-loop turn. */
   private readonly loading = new SingleFlight<string, TrackEntry>();
   private generation_ = 0;
+  /** Entries dropped so far, for any reason: a kept slot seen alive since the last drop still is. */
+  private drops = 0;
 
   constructor(private readonly options: ManifestCacheOptions) {
     const now = options.now ?? (() => performance.now());
@@ -99,34 +111,49 @@ export class ManifestCache {
       ttlResolution: 0,
       dispose: (slot) => {
         slot.live = false;
+        this.drops++;
       },
     });
   }
 
   /** The cached entry, without loading. */
   peek(track: Track): TrackEntry | undefined {
-    return this.slot(trackKey(track))?.entry;
+    return this.entries.get(trackKey(track))?.entry;
   }
 
   /** The cached slot of a track by its key (a parsed request carries it), without loading. */
-  slot(key: string, now = this.now()): TrackSlot | undefined {
-    const slot = this.entries.get(key);
-    if (slot) slot.usedAt = now;
-    return slot;
+  slot(key: string): TrackSlot | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Keeps a slot just looked up (`slot`) in a caller's hold. */
+  keep(kept: KeptSlot, slot: TrackSlot, now: number): void {
+    kept.cache = this;
+    kept.slot = slot;
+    kept.expiresAt = slot.expiresAt;
+    kept.drops = slot.live ? this.drops : -1;
+    kept.usedAt = now;
   }
 
   /**
-   * Whether a slot kept from an earlier lookup still holds the track's entry: neither dropped nor
-   * expired. The hot path's check. It keeps the slot's place in the LRU order to within
-   * RECENCY_RESOLUTION_MS, so a track in use is never the one evicted.
+   * Whether a kept slot still holds its track's entry here: neither dropped nor expired. The hot
+   * path's check: while no entry was dropped since it last looked, it reads only the hold and this
+   * cache. It keeps the slot's place in the LRU order to within RECENCY_RESOLUTION_MS, so a track
+   * in use is never the one evicted.
    */
-  isCurrent(slot: TrackSlot, now: number): boolean {
-    if (!slot.live || now > slot.expiresAt) return false;
-    if (now - slot.usedAt >= RECENCY_RESOLUTION_MS) {
-      slot.usedAt = now;
-      this.entries.get(slot.key);
+  holds(kept: KeptSlot, now: number): boolean {
+    const slot = kept.slot;
+    if (kept.cache !== this || slot === undefined || now > kept.expiresAt) return false;
+    if (kept.drops !== this.drops) {
+      if (!slot.live) return false;
+      kept.drops = this.drops;
     }
-    return slot.live;
+    if (now - kept.usedAt >= RECENCY_RESOLUTION_MS) {
+      kept.usedAt = now;
+      this.entries.get(slot.key);
+      return slot.live;
+    }
+    return true;
   }
 
   entry(track: Track): Promise<TrackEntry> {
@@ -144,8 +171,7 @@ export class ManifestCache {
 
   /** Stores an entry in a new slot; one over the byte bound is not kept, and its slot is dead. */
   private store(key: string, entry: TrackEntry): void {
-    const now = this.now();
-    const slot = new TrackSlot(this, key, entry, now + this.options.ttlMs, now);
+    const slot = new TrackSlot(key, entry, this.now() + this.options.ttlMs);
     this.entries.set(key, slot);
     if (this.entries.peek(key) !== slot) slot.live = false;
   }

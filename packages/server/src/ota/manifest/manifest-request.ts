@@ -1,4 +1,10 @@
-import { MANIFEST_PROTOCOL_VERSION, type ManifestNamespace, ManifestRequest, manifestHeaders } from '@ferry/contracts';
+import {
+  MANIFEST_PROTOCOL_VERSION,
+  type ManifestNamespace,
+  ManifestRequest,
+  manifestHeaders,
+  PLATFORMS,
+} from '@ferry/contracts';
 import Negotiator from 'negotiator';
 import { LastKeyMap } from '../../last-key-map.js';
 import type { RequestHeaders } from './manifest-request-headers.js';
@@ -229,6 +235,23 @@ export function parseManifestRequest(headers: RequestHeaders): ParsedManifestReq
   return parsed;
 }
 
+/** Platform and channel names kept for sharing: a fleet has a handful. */
+const NAMES_MEMO_SIZE = 1_000;
+const names = new Memo<string>(NAMES_MEMO_SIZE);
+
+/**
+ * One string per platform or channel name for every remembered request. The requests of 1,000
+ * tracks then read (metrics labels, comparisons) names already in the CPU's caches, not a copy per
+ * track fetched from memory; a platform name is the contracts' own literal.
+ */
+function sharedName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const known = PLATFORMS.find((platform) => platform === name) ?? names.get(name);
+  if (known !== undefined) return known;
+  names.set(name, name);
+  return name;
+}
+
 function validate(ns: ManifestNamespace, raw: RawRequest): ParsedManifestRequest {
   const names = HEADERS[ns];
   if (raw.protocolVersion !== undefined && raw.protocolVersion.trim() !== MANIFEST_PROTOCOL_VERSION) {
@@ -249,9 +272,9 @@ function validate(ns: ManifestNamespace, raw: RawRequest): ParsedManifestRequest
   // case (`IOS`, `Production`). The memo is keyed by the raw values, so each spelling is its own
   // entry and every entry holds the normalised request.
   const parsed = ManifestRequest.safeParse({
-    platform: raw.platform?.toLowerCase(),
+    platform: sharedName(raw.platform?.toLowerCase()),
     runtimeVersion: raw.runtimeVersion,
-    channel: raw.channel?.toLowerCase(),
+    channel: sharedName(raw.channel?.toLowerCase()),
     currentUpdateId: optional(raw.currentUpdateId),
     embeddedUpdateId: optional(raw.embeddedUpdateId),
   });

@@ -117,14 +117,13 @@ export class ManifestService {
    */
   resolveCached(parsed: ValidManifestRequest, clientId?: string, now = performance.now()): ManifestOutcome | undefined {
     const remembered = parsed.remembered;
-    const kept = remembered.slot;
-    if (kept !== undefined && kept.cache === this.cache && this.cache.isCurrent(kept, now)) {
-      return remembered.outcome ?? this.outcome(kept.entry, parsed.request, parsed.ns, clientId);
+    if (this.cache.holds(remembered, now)) {
+      return remembered.outcome ?? this.outcome(remembered.slot!.entry, parsed.request, parsed.ns, clientId);
     }
-    const slot = this.cache.slot(parsed.trackKey, now);
+    const slot = this.cache.slot(parsed.trackKey);
     if (!slot) return undefined;
+    this.cache.keep(remembered, slot, now);
     const outcome = this.outcome(slot.entry, parsed.request, parsed.ns, clientId);
-    remembered.slot = slot;
     remembered.outcome = choosesByClient(slot.entry) ? undefined : outcome;
     return outcome;
   }

@@ -1,14 +1,29 @@
-import type { TrackSlot } from './manifest-cache.js';
+import type { ManifestNamespace } from '@ferry/contracts';
+import { manifestAnswer } from './manifest-answer.js';
+import { KeptSlot } from './manifest-cache.js';
 import type { ManifestOutcome } from './manifest-outcome.js';
+import type { ManifestFormat } from './manifest-request.js';
+import type { ManifestAnswer } from './manifest-response.js';
 
 /**
  * What one remembered manifest request (an entry of parseManifestRequest's memo: the same headers
- * from every device of a track) last resolved to. ManifestService.resolveCached fills it and, while
- * the slot is current, answers from it without a lookup.
+ * from every device of a track) last resolved to: the slot of its track, kept
+ * (ManifestService.resolveCached), the outcome it gave, and the answer sent for it.
  */
-export class RememberedOutcome {
-  /** The slot of the request's track that the outcome came from. */
-  slot: TrackSlot | undefined = undefined;
+export class RememberedOutcome extends KeptSlot {
   /** The outcome, when the slot's entry gives every device the same one (no rollout choosing). */
   outcome: ManifestOutcome | undefined = undefined;
+  private answered: ManifestOutcome | undefined = undefined;
+  private answeredFormat: ManifestFormat | undefined = undefined;
+  private answer: ManifestAnswer | undefined = undefined;
+
+  /** manifestAnswer, made again only when the outcome or the structure is not the last one's. */
+  answerTo(outcome: ManifestOutcome, format: ManifestFormat, ns: ManifestNamespace): ManifestAnswer | undefined {
+    if (outcome !== this.answered || format !== this.answeredFormat) {
+      this.answer = manifestAnswer(outcome, format, ns);
+      this.answered = outcome;
+      this.answeredFormat = format;
+    }
+    return this.answer;
+  }
 }

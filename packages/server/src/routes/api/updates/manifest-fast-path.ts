@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastPath } from '../../../http/fast-paths.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
-import { manifestAnswer } from '../../../ota/manifest/manifest-answer.js';
 import type { ManifestOutcome } from '../../../ota/manifest/manifest-outcome.js';
 import {
   clientIdOf,
@@ -77,7 +76,8 @@ function send(
   options: FastPathOptions,
   clientId: string | undefined,
 ): boolean {
-  const answer = manifestAnswer(outcome, format, parsed.ns);
+  // Made once per request kind and outcome (RememberedOutcome), not looked up through the outcome.
+  const answer = parsed.remembered.answerTo(outcome, format, parsed.ns);
   if (!answer) return false;
   options.reports?.observe(headers, parsed.request, clientId);
   response.writeHead(answer.status, answer.headers);
