@@ -1,6 +1,6 @@
 import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
+import type { ManifestFormat } from './manifest-format.js';
 import type { ManifestOutcome } from './manifest-outcome.js';
-import type { ManifestFormat } from './manifest-request.js';
 import type { ManifestAnswer, SignedManifest } from './manifest-response.js';
 
 /** Response headers of every manifest answer, 204 included, per namespace (decisions.md §4). */

@@ -7,11 +7,12 @@ import {
 } from '@ferry/contracts';
 import Negotiator from 'negotiator';
 import { LastKeyMap } from '../../last-key-map.js';
+import type { ManifestFormat } from './manifest-format.js';
 import type { RequestHeaders } from './manifest-request-headers.js';
 import { RememberedOutcome } from './remembered-outcome.js';
 import { trackKey } from './track-key.js';
 
-export type ManifestFormat = 'multipart' | 'expo+json' | 'json';
+export type { ManifestFormat } from './manifest-format.js';
 
 const MEDIA_TYPES: Record<string, ManifestFormat> = {
   'multipart/mixed': 'multipart',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
-import type { ManifestFormat } from './manifest-request.js';
+import type { ManifestFormat } from './manifest-format.js';
 import type { ManifestSignature } from './release-signatures.js';
 
 /** The multipart part a signed body travels in: a release's manifest, or a directive. */

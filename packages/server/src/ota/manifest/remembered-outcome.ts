@@ -1,8 +1,8 @@
 import type { ManifestNamespace } from '@ferry/contracts';
 import { manifestAnswer } from './manifest-answer.js';
 import { KeptSlot } from './manifest-cache.js';
+import type { ManifestFormat } from './manifest-format.js';
 import type { ManifestOutcome } from './manifest-outcome.js';
-import type { ManifestFormat } from './manifest-request.js';
 import type { ManifestAnswer } from './manifest-response.js';
 
 /**
