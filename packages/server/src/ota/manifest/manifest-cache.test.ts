@@ -213,6 +213,8 @@ describe('ManifestCache kept slots (what remembered requests hold)', () => {
     const { cache, kept, now } = await cacheWith();
     drop(cache);
     expect(cache.holds(kept, now)).toBe(false);
+    // Released: what the hold retains stays within the cache's bounds.
+    expect(kept.slot).toBeUndefined();
     expect(cache.slot(key)?.entry.head?.id).not.toBe('a');
   });
 

@@ -59,6 +59,8 @@ export const RECENCY_RESOLUTION_MS = 1_000;
 export class TrackSlot {
   /** False once the cache has dropped this entry. */
   live = true;
+  /** The holds that keep it (`keep`); the cache releases them when it drops the entry. */
+  readonly holders: KeptSlot[] = [];
   constructor(
     readonly key: string,
     readonly entry: TrackEntry,
@@ -69,18 +71,23 @@ export class TrackSlot {
 
 /**
  * A slot kept by a caller (a remembered request), with what `holds` needs to check it without
- * reading the slot: the cache it came from, its expiry, and the cache's count of dropped entries
- * when it was last seen alive. A warm request then reads nothing of its track but the answer: with
- * 1,000 tracks, the hashed lookup, the LRU bookkeeping and the entry's objects were a chain of reads
- * from memory per request (bench:manifest (d)).
+ * reading the slot: the cache it came from and its expiry. When the cache drops the entry it
+ * releases every hold of it, so a hold never serves an entry a lookup would not find, and what the
+ * holds retain stays within the cache's bounds. A warm request then reads nothing of its track but
+ * the answer: with 1,000 tracks, the hashed lookup, the LRU bookkeeping and the entry's objects
+ * were a chain of reads from memory per request (bench:manifest (d)).
  */
 export class KeptSlot {
   cache: ManifestCache | undefined = undefined;
   slot: TrackSlot | undefined = undefined;
   expiresAt = 0;
-  drops = -1;
   /** When the slot last took its place as most recently used through this hold. */
   usedAt = 0;
+
+  /** Lets go of the slot and of anything taken from its entry (subclasses add theirs). */
+  release(): void {
+    this.slot = undefined;
+  }
 }
 
 /**
@@ -94,8 +101,6 @@ export class ManifestCache {
   /** Loads under way; a crowd waiting for one track is woken a slice per event-loop turn. */
   private readonly loading = new SingleFlight<string, TrackEntry>();
   private generation_ = 0;
-  /** Entries dropped so far, for any reason: a kept slot seen alive since the last drop still is. */
-  private drops = 0;
 
   constructor(private readonly options: ManifestCacheOptions) {
     const now = options.now ?? (() => performance.now());
@@ -105,13 +110,14 @@ export class ManifestCache {
       maxSize: options.maxBytes ?? MANIFEST_CACHE_MAX_BYTES,
       sizeCalculation: (slot) => entryBytes(slot.entry),
       ttl: options.ttlMs,
-      // The slots' clock, read on every lookup: an entry lru-cache finds stale has expired for
-      // isCurrent too (its start is read after the slot's, so it never expires first).
+      // The holds' clock, read on every lookup: an entry lru-cache finds stale has expired for
+      // `holds` too (store reads the slot's time first, so lru-cache's entry never expires first).
       perf: { now },
       ttlResolution: 0,
       dispose: (slot) => {
         slot.live = false;
-        this.drops++;
+        for (const kept of slot.holders) if (kept.slot === slot) kept.release();
+        slot.holders.length = 0;
       },
     });
   }
@@ -126,32 +132,29 @@ export class ManifestCache {
     return this.entries.get(key);
   }
 
-  /** Keeps a slot just looked up (`slot`) in a caller's hold. */
+  /** Keeps a slot just looked up (`slot`) in a caller's hold, which lets go of what it held before. */
   keep(kept: KeptSlot, slot: TrackSlot, now: number): void {
+    kept.release();
+    if (!slot.live) return;
     kept.cache = this;
     kept.slot = slot;
     kept.expiresAt = slot.expiresAt;
-    kept.drops = slot.live ? this.drops : -1;
     kept.usedAt = now;
+    slot.holders.push(kept);
   }
 
   /**
-   * Whether a kept slot still holds its track's entry here: neither dropped nor expired. The hot
-   * path's check: while no entry was dropped since it last looked, it reads only the hold and this
-   * cache. It keeps the slot's place in the LRU order to within RECENCY_RESOLUTION_MS, so a track
-   * in use is never the one evicted.
+   * Whether a kept slot still holds its track's entry here: neither dropped (which releases the
+   * hold) nor expired. The hot path's check, reading only the hold. It keeps the slot's place in the
+   * LRU order to within RECENCY_RESOLUTION_MS, so a track in use is never the one evicted.
    */
   holds(kept: KeptSlot, now: number): boolean {
     const slot = kept.slot;
     if (kept.cache !== this || slot === undefined || now > kept.expiresAt) return false;
-    if (kept.drops !== this.drops) {
-      if (!slot.live) return false;
-      kept.drops = this.drops;
-    }
     if (now - kept.usedAt >= RECENCY_RESOLUTION_MS) {
       kept.usedAt = now;
       this.entries.get(slot.key);
-      return slot.live;
+      return kept.slot === slot;
     }
     return true;
   }

@@ -121,7 +121,10 @@ export class ManifestService {
       return remembered.outcome ?? this.outcome(remembered.slot!.entry, parsed.request, parsed.ns, clientId);
     }
     const slot = this.cache.slot(parsed.trackKey);
-    if (!slot) return undefined;
+    if (!slot) {
+      remembered.release();
+      return undefined;
+    }
     this.cache.keep(remembered, slot, now);
     const outcome = this.outcome(slot.entry, parsed.request, parsed.ns, clientId);
     remembered.outcome = choosesByClient(slot.entry) ? undefined : outcome;

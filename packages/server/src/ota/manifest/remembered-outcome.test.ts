@@ -1,18 +1,33 @@
+import type { Track } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
 import { manifestAnswer } from './manifest-answer.js';
+import { ManifestCache, type TrackEntry } from './manifest-cache.js';
 import type { ManifestOutcome } from './manifest-outcome.js';
 import { type SignedManifest, signedManifestOf } from './manifest-response.js';
 import { RememberedOutcome } from './remembered-outcome.js';
+import { trackKey } from './track-key.js';
 
 const signed = (id: string): SignedManifest =>
   signedManifestOf(id, { namespace: 'expo', certificate: 'test', body: `{"id":"${id}"}`, signature: 'sig' });
+const track: Track = { channel: 'production', platform: 'ios', runtimeVersion: '1' };
+const empty: TrackEntry = { head: undefined, rollout: undefined, fallback: undefined };
 
-describe('RememberedOutcome.answerTo', () => {
-  it('is manifestAnswer of the outcome and structure it is given, made again when either changes', () => {
-    const remembered = new RememberedOutcome();
-    const a: ManifestOutcome = { kind: 'update', signed: signed('a') };
-    const b: ManifestOutcome = { kind: 'update', signed: signed('b') };
-    const directive: ManifestOutcome = { kind: 'directive', signed: signed('rollBackToEmbedded') };
+/** A remembered outcome holding a slot of a fresh cache, as resolveCached leaves it. */
+async function holding() {
+  const cache = new ManifestCache({ load: async () => empty, ttlMs: 60_000 });
+  await cache.entry(track);
+  const remembered = new RememberedOutcome();
+  cache.keep(remembered, cache.slot(trackKey(track))!, 0);
+  return { cache, remembered };
+}
+
+describe('RememberedOutcome', () => {
+  const a: ManifestOutcome = { kind: 'update', signed: signed('a') };
+  const b: ManifestOutcome = { kind: 'update', signed: signed('b') };
+  const directive: ManifestOutcome = { kind: 'directive', signed: signed('rollBackToEmbedded') };
+
+  it('answerTo is manifestAnswer of the outcome and structure it is given, made again when either changes', async () => {
+    const { remembered } = await holding();
     const cases = [
       [a, 'multipart'],
       [a, 'multipart'],
@@ -26,6 +41,17 @@ describe('RememberedOutcome.answerTo', () => {
     for (const [outcome, format] of cases) {
       expect(remembered.answerTo(outcome, format, 'expo')).toBe(manifestAnswer(outcome, format, 'expo'));
     }
-    expect(remembered.answerTo(directive, 'json', 'expo')).toBeUndefined();
+  });
+
+  it('lets go of its outcome and answer when the cache drops the entry they came from', async () => {
+    const { cache, remembered } = await holding();
+    remembered.outcome = a;
+    const answer = remembered.answerTo(a, 'multipart', 'expo');
+    expect(answer).toBeDefined();
+    cache.invalidate(track);
+    expect(remembered.slot).toBeUndefined();
+    expect(remembered.outcome).toBeUndefined();
+    // Nothing kept without a slot: each answer is made (or found on the signed manifest) anew.
+    expect(remembered.answerTo(b, 'multipart', 'expo')).toBe(manifestAnswer(b, 'multipart', 'expo'));
   });
 });
