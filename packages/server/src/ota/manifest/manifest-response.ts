@@ -62,7 +62,7 @@ export function encodeManifestMultipart(
 /**
  * The boundary of every multipart answer this process makes, unless it occurs in a part. One for
  * all tracks makes their content-type the same string, so answers share their headers
- * (manifest-answer.ts). It is random per process, so no release can be made to contain it.
+ * (manifest-answer.ts). It is random per process, so no publisher can aim a manifest at it.
  */
 const PROCESS_BOUNDARY = `ferry-${randomBytes(12).toString('hex')}`;
 
