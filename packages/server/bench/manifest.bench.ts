@@ -16,8 +16,9 @@
  *       right after: both sides then run in the same process, and what separates them is the
  *       cold start (code, caches) that (e) runs into. Target ≥ 0.8;
  *   (f) three fresh 5 MiB JavaScript bundles, uploaded and published each round: the median first
- *       GET with `accept-encoding: br` (whole body, a connection of its own) against the median of
- *       three repeats of each. A 5 MiB bundle published at set-up is fetched three times before,
+ *       GET with `accept-encoding: br` (whole body, a connection of its own, made and timed by curl
+ *       as a process of its own, curl-download.ts) against the median of three repeats of each.
+ *       A 5 MiB bundle published at set-up is fetched three times before,
  *       so the firsts are not the first large downloads of the process (in the round after (e),
  *       of a process started a moment ago): what separates first from repeat is then the bundle
  *       being new, not code the process has not run yet. Target: first ≤ 1.2 × repeat.
@@ -41,7 +42,7 @@
  *   that slows down between rounds moves both sides; the table gives their median and range over
  *   the rounds, and ✓/✗ compare the median. The 1-minute load average before and after says how
  *   busy the machine was.
- * - Targets are printed, not enforced. The exit code is 1 only when wrk is missing, a server did
+ * - Targets are printed, not enforced. The exit code is 1 only when wrk or curl is missing, a server did
  *   not start, a wrk run saw socket errors, timeouts or statuses ≥ 400, or an answer checked on
  *   the side was wrong (the manifest before the runs, the newest release of a republished track
  *   after (d), the bundle GETs).
@@ -65,6 +66,7 @@ import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { freePort } from '../../../scripts/free-port.js';
 import { printTable } from './bench-stats.js';
+import { curlAvailable, curlDownload, type Download } from './curl-download.js';
 import { buildServer, type Server, startServer, stopServer, writeSigningKey } from './manifest-servers.js';
 import { createViewerToken, openConsoles } from './open-consoles.js';
 import { type File, fileOf, get, javascriptBundle, Publisher } from './publish-over-http.js';
@@ -152,17 +154,17 @@ async function bundleRound(publisher: Publisher, round: number, images: File[], 
   const uploadMs = (performance.now() - started) / BUNDLES_PER_ROUND;
   await publisher.publish(BUNDLE_TRACK, files, urls, `bundle-${round}`);
   // A bundle of the same size first, so the first timed GET is not also this process's first.
-  for (let i = 0; i < REPEATS; i++) await get(warmUrl, { 'accept-encoding': 'br' });
+  for (let i = 0; i < REPEATS; i++) await curlDownload(warmUrl, { 'accept-encoding': 'br' });
   const bundleUrls = bundles.map((bundle) => urls.get(bundle.hash)!);
-  const firsts: Array<Awaited<ReturnType<typeof get>>> = [];
-  for (const url of bundleUrls) firsts.push(await get(url, { 'accept-encoding': 'br' }));
-  const repeats: Array<Awaited<ReturnType<typeof get>>> = [];
+  const firsts: Download[] = [];
+  for (const url of bundleUrls) firsts.push(await curlDownload(url, { 'accept-encoding': 'br' }));
+  const repeats: Download[] = [];
   for (let i = 0; i < REPEATS; i++)
-    for (const url of bundleUrls) repeats.push(await get(url, { 'accept-encoding': 'br' }));
+    for (const url of bundleUrls) repeats.push(await curlDownload(url, { 'accept-encoding': 'br' }));
   for (const [n, answer] of [...firsts, ...repeats].entries()) {
     if (answer.status !== 200) failures.push(`(f) round ${round}, bundle GET ${n + 1}: status ${answer.status}`);
   }
-  const encodings = new Set([...firsts, ...repeats].map((answer) => answer.headers['content-encoding'] ?? 'identity'));
+  const encodings = new Set([...firsts, ...repeats].map((answer) => answer.encoding));
   const first = median(firsts.map((answer) => answer.ms));
   const repeat = median(repeats.map((answer) => answer.ms));
   return {
@@ -172,7 +174,7 @@ async function bundleRound(publisher: Publisher, round: number, images: File[], 
     'repeat GET ms (median)': fixed(repeat, 1),
     'first/repeat': first / repeat,
     encoding: [...encodings].join(', '),
-    'bytes sent': String(repeats[0]!.body.length),
+    'bytes sent': String(repeats[0]!.bytes),
   };
 }
 
@@ -184,8 +186,8 @@ const ROLLOUT_TRACK = '4.0.';
 const DEVICES = 1000;
 
 async function main(): Promise<number> {
-  if (!wrkAvailable()) {
-    console.error('bench:manifest needs wrk: apt-get install -y wrk');
+  if (!wrkAvailable() || !curlAvailable()) {
+    console.error('bench:manifest needs wrk and curl: apt-get install -y wrk curl');
     return 1;
   }
   const loadBefore = os.loadavg()[0]!;
