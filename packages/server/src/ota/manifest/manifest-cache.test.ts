@@ -252,6 +252,23 @@ describe('ManifestCache kept slots (what remembered requests hold)', () => {
     expect(cache.peek(other)).toBeUndefined();
   });
 
+  it('holds listed on a slot stay one each, however often they move between caches', async () => {
+    const { cache: first, kept, now } = await cacheWith();
+    const { cache: second, kept: secondsOwn } = await cacheWith();
+    const others = [new KeptSlot(), new KeptSlot()];
+    for (const other of others) first.keep(other, first.slot(key)!, now);
+    for (let i = 0; i < 100; i++) {
+      const cache = i % 2 ? first : second;
+      if (!cache.holds(kept, now)) cache.keep(kept, cache.slot(key)!, now);
+    }
+    expect(first.slot(key)!.holders).toHaveLength(3);
+    expect(second.slot(key)!.holders).toEqual([secondsOwn]);
+    expect(first.holds(kept, now)).toBe(true);
+    // Each listed hold is released when the entry goes, wherever it sits in the list.
+    first.invalidate(track);
+    expect([kept, ...others].map((hold) => hold.slot)).toEqual([undefined, undefined, undefined]);
+  });
+
   it("a hold of another cache's slot is not held here", async () => {
     const { kept, now } = await cacheWith();
     const { cache: second } = await cacheWith();

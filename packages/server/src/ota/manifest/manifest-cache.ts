@@ -83,9 +83,21 @@ export class KeptSlot {
   expiresAt = 0;
   /** When the slot last took its place as most recently used through this hold. */
   usedAt = 0;
+  /** Its place in the slot's `holders` while it is listed there, else -1. */
+  index = -1;
 
   /** Lets go of the slot and of anything taken from its entry (subclasses add theirs). */
   release(): void {
+    const slot = this.slot;
+    if (slot !== undefined && this.index >= 0) {
+      // Out of the slot's list in O(1): the last hold takes this one's place.
+      const last = slot.holders.pop()!;
+      if (last !== this) {
+        slot.holders[this.index] = last;
+        last.index = this.index;
+      }
+    }
+    this.index = -1;
     this.slot = undefined;
   }
 }
@@ -116,7 +128,10 @@ export class ManifestCache {
       ttlResolution: 0,
       dispose: (slot) => {
         slot.live = false;
-        for (const kept of slot.holders) if (kept.slot === slot) kept.release();
+        for (const kept of slot.holders) {
+          kept.index = -1;
+          if (kept.slot === slot) kept.release();
+        }
         slot.holders.length = 0;
       },
     });
@@ -140,7 +155,7 @@ export class ManifestCache {
     kept.slot = slot;
     kept.expiresAt = slot.expiresAt;
     kept.usedAt = now;
-    slot.holders.push(kept);
+    kept.index = slot.holders.push(kept) - 1;
   }
 
   /**
