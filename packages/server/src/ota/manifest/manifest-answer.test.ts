@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { manifestAnswer } from './manifest-answer.js';
+import { manifestAnswer, SHARED_HEADERS_MAX } from './manifest-answer.js';
 import type { ManifestOutcome } from './manifest-outcome.js';
 import { type SignedManifest, signedManifestOf } from './manifest-response.js';
 
@@ -24,6 +24,18 @@ describe('manifestAnswer headers', () => {
     const ota = manifestAnswer(update(signed('ota', '{"id":"1"}', 'ota')), 'multipart', 'ota')!;
     expect(ota.headers).not.toBe(one.headers);
     expect(ota.headers['ota-protocol-version']).toBe('1');
+  });
+
+  it(`keeps at most ${SHARED_HEADERS_MAX} headers for sharing; past it, answers keep their own`, () => {
+    // Bodies of lengths no other test uses, each length one more set of headers to share; ids of
+    // one length, as the id is in the signature and so in the body.
+    const headersOf = (id: string, length: number) =>
+      manifestAnswer(update(signed(id, JSON.stringify({ pad: 'x'.repeat(length) }))), 'multipart', 'expo')!.headers;
+    const first = headersOf('first-a', 50_000);
+    for (let n = 1; n <= SHARED_HEADERS_MAX; n++) headersOf('fill-xx', 50_000 + n);
+    expect(headersOf('first-b', 50_000)).toBe(first);
+    const past = 50_000 + SHARED_HEADERS_MAX + 1;
+    expect(headersOf('past-aa', past)).not.toBe(headersOf('past-bb', past));
   });
 
   it('JSON answers keep their own headers: the signature is one of them', () => {

@@ -71,7 +71,7 @@ function answerFor(signed: SignedManifest, format: ManifestFormat, ns: ManifestN
 }
 
 /** Distinct multipart headers kept for sharing; past it, answers keep their own. */
-const SHARED_HEADERS_MAX = 4_096;
+export const SHARED_HEADERS_MAX = 4_096;
 const sharedHeaders = new Map<string, Readonly<Record<string, string>>>();
 
 /**

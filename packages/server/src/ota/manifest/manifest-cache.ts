@@ -187,11 +187,10 @@ export class ManifestCache {
     });
   }
 
-  /** Stores an entry in a new slot; one over the byte bound is not kept, and its slot is dead. */
+  /** Stores an entry in a new slot; one over the byte bound is not kept (and its slot never found). */
   private store(key: string, entry: TrackEntry): void {
     const slot = new TrackSlot(key, entry, this.now() + this.options.ttlMs);
     this.entries.set(key, slot);
-    if (this.entries.peek(key) !== slot) slot.live = false;
   }
 
   /** A mark to pass to `fill`: loads that started before a later invalidation are not kept. */

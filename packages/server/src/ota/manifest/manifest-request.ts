@@ -1,4 +1,5 @@
 import {
+  CHANNELS,
   MANIFEST_PROTOCOL_VERSION,
   type ManifestNamespace,
   ManifestRequest,
@@ -236,22 +237,13 @@ export function parseManifestRequest(headers: RequestHeaders): ParsedManifestReq
   return parsed;
 }
 
-/** Platform and channel names kept for sharing: a fleet has a handful. */
-const NAMES_MEMO_SIZE = 1_000;
-const names = new Memo<string>(NAMES_MEMO_SIZE);
-
 /**
- * One string per platform or channel name for every remembered request. The requests of 1,000
- * tracks then read (metrics labels, comparisons) names already in the CPU's caches, not a copy per
- * track fetched from memory; a platform name is the contracts' own literal.
+ * A platform or channel name as the contracts' own literal when it is one (the only names that
+ * validate), so every remembered request shares one string per name: requests spread over 1,000
+ * tracks then read names already in the CPU's caches, not a copy per track.
  */
-function sharedName(name: string | undefined): string | undefined {
-  if (name === undefined) return undefined;
-  const known = PLATFORMS.find((platform) => platform === name) ?? names.get(name);
-  if (known !== undefined) return known;
-  names.set(name, name);
-  return name;
-}
+const literal = (known: readonly string[], name: string | undefined): string | undefined =>
+  known.find((candidate) => candidate === name) ?? name;
 
 function validate(ns: ManifestNamespace, raw: RawRequest): ParsedManifestRequest {
   const names = HEADERS[ns];
@@ -273,9 +265,9 @@ function validate(ns: ManifestNamespace, raw: RawRequest): ParsedManifestRequest
   // case (`IOS`, `Production`). The memo is keyed by the raw values, so each spelling is its own
   // entry and every entry holds the normalised request.
   const parsed = ManifestRequest.safeParse({
-    platform: sharedName(raw.platform?.toLowerCase()),
+    platform: literal(PLATFORMS, raw.platform?.toLowerCase()),
     runtimeVersion: raw.runtimeVersion,
-    channel: sharedName(raw.channel?.toLowerCase()),
+    channel: literal(CHANNELS, raw.channel?.toLowerCase()),
     currentUpdateId: optional(raw.currentUpdateId),
     embeddedUpdateId: optional(raw.embeddedUpdateId),
   });
