@@ -5,7 +5,8 @@
  * examples/expo-app against the value the server stored.
  *
  * 1. `npx create-expo-app@5.0.0 --template expo-template-default@57.0.28` in a temporary folder
- *    outside the checkout (SDK 57: SDK 58 needs Node 22), `npm install`; without expo-updates,
+ *    outside the checkout (SDK 57: SDK 58 needs Node 22), expo pinned to the example app's locked
+ *    version, `npm install`; without expo-updates,
  *    Ferry refuses to fingerprint (it never falls back to a copy of its own);
  * 2. `npx expo install expo-updates` (what a team adds to use OTA updates);
  * 3. the template as created (no fingerprint.config.js): Ferry's value equals
@@ -38,6 +39,16 @@ const presetModule = path.join(repoRoot, 'packages/expo/config/fingerprint.cjs')
 /** The newest create-expo-app, and the SDK 57 default template (the registry here has no sdk-57 tag). */
 const CREATE_EXPO_APP = 'create-expo-app@5.0.0';
 const TEMPLATE = 'expo-template-default@57.0.28';
+/**
+ * The expo the example app locks. The template asks for `~57.0.26`, which npm resolves to the newest
+ * 57.x the registry lists; that release's bundledNativeModules.json then makes `expo install` ask for
+ * an expo-updates the registry may not hold yet (expo 57.0.33 wants `~57.0.28`, absent here).
+ */
+const EXPO = (
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'examples/expo-app/package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version: string }>;
+  }
+).packages['node_modules/expo']?.version;
 const PLATFORMS: FingerprintPlatform[] = ['ios', 'android'];
 const keep = process.env.E2E_KEEP === '1';
 const reuse = process.env.E2E_TEMPLATE_DIR;
@@ -161,7 +172,9 @@ async function main(): Promise<void> {
         check(created.code === 0, `create-expo-app exited ${created.code}`);
         // As in examples/expo-app (docs/decisions.md): the registry used here lacks @expo/env 2.4.4,
         // which newer expo-constants 57 releases need; 57.0.22 is the last that installs.
+        check(EXPO, 'examples/expo-app/package-lock.json locks expo');
         editJson('package.json', (json) => {
+          json.dependencies.expo = EXPO;
           json.dependencies['expo-constants'] = '57.0.22';
           json.overrides = { 'expo-constants': '$expo-constants' };
         });
