@@ -322,6 +322,14 @@ async function main(): Promise<void> {
         manifest.dependencies = { ...manifest.dependencies, 'expo-constants': example.dependencies['expo-constants'] };
         manifest.overrides = { ...manifest.overrides, 'expo-constants': '$expo-constants' };
       }
+      // expo itself at the version the example app locks: the template's range takes the newest 57.x
+      // the registry lists, whose bundledNativeModules.json may name an expo-updates the registry
+      // does not hold yet (expo 57.0.33 names ~57.0.28, absent here).
+      const lockedExpo = readJson<{ packages: Record<string, { version: string }> }>(
+        path.join(REPO_ROOT, 'examples/expo-app/package-lock.json'),
+      ).packages['node_modules/expo']?.version;
+      check(lockedExpo, 'examples/expo-app/package-lock.json locks expo');
+      manifest.dependencies = { ...manifest.dependencies, expo: lockedExpo };
       writeJson(path.join(app, 'package.json'), manifest);
       const appJson = readJson<{ expo: Record<string, unknown> }>(path.join(app, 'app.json'));
       appJson.expo.name = 'Ferry registry e2e';
