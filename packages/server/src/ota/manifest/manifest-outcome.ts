@@ -7,3 +7,11 @@ export type ManifestOutcome =
   /** `fallback`: served instead of the head because of a rollout (the device is outside, or it is halted). */
   | { kind: 'update'; signed: SignedManifest; fallback?: true }
   | { kind: 'directive'; signed: SignedManifest; fallback?: true };
+
+export type ManifestOutcomeLabel = 'update' | 'no-update' | 'directive' | 'rollout-fallback';
+
+/** The outcome as the metrics count it. */
+export function outcomeLabel(outcome: ManifestOutcome): ManifestOutcomeLabel {
+  if (outcome.kind === 'no-update') return 'no-update';
+  return outcome.fallback ? 'rollout-fallback' : outcome.kind;
+}

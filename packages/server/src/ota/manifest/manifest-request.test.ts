@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { MANIFEST_NAMESPACES, manifestHeaders } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { namespaceOf, negotiateManifestFormat, parseManifestRequest } from './manifest-request.js';
-import { RememberedOutcome } from './remembered-outcome.js';
+import { RememberedRequest } from './remembered-request.js';
 
 /** How often an accept header was negotiated (not answered from the memo). */
 const negotiations = vi.hoisted(() => ({ count: 0 }));
@@ -61,7 +61,10 @@ describe('parseManifestRequest', () => {
 
   it('reads the track and the ids', () => {
     const id = 'B15ED6D8-F39B-04AD-A248-FA3B95FD7E0E';
-    expect(parseManifestRequest({ ...base, 'expo-current-update-id': id, 'expo-embedded-update-id': id })).toEqual({
+    const parsed = parseManifestRequest({ ...base, 'expo-current-update-id': id, 'expo-embedded-update-id': id });
+    // The memo's record of the request, which also keeps what it resolved to (remembered-request.ts).
+    expect(parsed).toBeInstanceOf(RememberedRequest);
+    expect(parsed).toMatchObject({
       ok: true,
       ns: 'expo',
       request: {
@@ -72,7 +75,6 @@ describe('parseManifestRequest', () => {
         embeddedUpdateId: id,
       },
       trackKey: 'development\nandroid\n1.0.0(3)',
-      remembered: expect.any(RememberedOutcome),
     });
   });
 
@@ -89,7 +91,8 @@ describe('parseManifestRequest', () => {
       [names.currentUpdateId]: current,
       [names.embeddedUpdateId]: embedded,
     });
-    expect(parsed).toEqual({
+    expect(parsed).toBeInstanceOf(RememberedRequest);
+    expect(parsed).toMatchObject({
       ok: true,
       ns,
       request: {
@@ -100,7 +103,6 @@ describe('parseManifestRequest', () => {
         embeddedUpdateId: embedded,
       },
       trackKey: `production\nios\ncontracts-${ns}`,
-      remembered: expect.any(RememberedOutcome),
     });
     expect(parseManifestRequest({ [names.protocolVersion]: '2', [names.platform]: 'ios' })).toMatchObject({
       ok: false,
@@ -199,13 +201,12 @@ describe('parseManifestRequest', () => {
         [`${ns}-runtime-version`]: '1.0.0(3)',
         [`${ns}-channel-name`]: channel,
       };
-      expect(parseManifestRequest(headers)).toEqual({
+      expect(parseManifestRequest(headers)).toMatchObject({
         ok: true,
         ns,
         request: { platform: expectedPlatform, runtimeVersion: '1.0.0(3)', channel: expectedChannel },
         // The cache's key of the normalised track, so every spelling finds the same cached track.
         trackKey: `${expectedChannel}\n${expectedPlatform}\n1.0.0(3)`,
-        remembered: expect.any(RememberedOutcome),
       });
     });
 

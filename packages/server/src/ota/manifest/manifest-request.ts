@@ -10,7 +10,7 @@ import Negotiator from 'negotiator';
 import { LastKeyMap } from '../../last-key-map.js';
 import type { ManifestFormat } from './manifest-format.js';
 import type { RequestHeaders } from './manifest-request-headers.js';
-import { RememberedOutcome } from './remembered-outcome.js';
+import { RememberedRequest } from './remembered-request.js';
 import { trackKey } from './track-key.js';
 
 export type { ManifestFormat } from './manifest-format.js';
@@ -125,15 +125,7 @@ const RAW_REQUEST: Record<ManifestNamespace, (headers: RequestHeaders) => RawReq
 };
 
 /** A manifest request that passed validation, as remembered for every device that sends its headers. */
-export interface ValidManifestRequest {
-  ok: true;
-  ns: ManifestNamespace;
-  request: ManifestRequest;
-  /** The request's track as the manifest cache keys it (trackKey), made once per memo entry. */
-  trackKey: string;
-  /** What it last resolved to (ManifestService.resolveCached); one per memo entry, like the rest. */
-  remembered: RememberedOutcome;
-}
+export type ValidManifestRequest = RememberedRequest;
 
 export type ParsedManifestRequest =
   | ValidManifestRequest
@@ -164,8 +156,15 @@ const FIELD_HEADER = {
  * before it are then shared by every track and stay in the CPU's caches, and one lookup in the
  * last map reaches the parsed request. With it in the middle, each track had three levels of its
  * own, three objects to fetch from memory one after the other (bench:manifest, 1,000 tracks).
+ *
+ * The shared levels compare a value with the last one they found (LastKeyMap): every request of a
+ * fleet sends the same protocol version, platform and channel. The last level is a plain Map:
+ * requests spread over many tracks never find the last runtime version again, and there the
+ * comparison, and keeping each request's new string as the last one, cost more than the hash it
+ * saves (side by side, 1,000 tracks against one: 0.86 instead of 0.82, docs/benchmarks.md).
  */
-type RequestMemoLevel = LastKeyMap<string | undefined, RequestMemoLevel | ParsedManifestRequest>;
+type RuntimeVersions = Map<string | undefined, ParsedManifestRequest>;
+type RequestMemoLevel = LastKeyMap<string | undefined, RequestMemoLevel | RuntimeVersions>;
 
 class RequestMemo {
   private readonly roots: Record<ManifestNamespace, RequestMemoLevel> = {
@@ -180,8 +179,8 @@ class RequestMemo {
     const platform = level?.get(values.platform) as RequestMemoLevel | undefined;
     const channel = platform?.get(values.channel) as RequestMemoLevel | undefined;
     const current = channel?.get(values.currentUpdateId) as RequestMemoLevel | undefined;
-    const embedded = current?.get(values.embeddedUpdateId) as RequestMemoLevel | undefined;
-    return embedded?.get(values.runtimeVersion) as ParsedManifestRequest | undefined;
+    const runtimeVersions = current?.get(values.embeddedUpdateId) as RuntimeVersions | undefined;
+    return runtimeVersions?.get(values.runtimeVersion);
   }
 
   set(ns: ManifestNamespace, values: RawRequest, parsed: ParsedManifestRequest): void {
@@ -191,13 +190,7 @@ class RequestMemo {
       this.count = 0;
     }
     let level = this.roots[ns];
-    for (const value of [
-      values.protocolVersion,
-      values.platform,
-      values.channel,
-      values.currentUpdateId,
-      values.embeddedUpdateId,
-    ]) {
+    for (const value of [values.protocolVersion, values.platform, values.channel, values.currentUpdateId]) {
       let next = level.get(value) as RequestMemoLevel | undefined;
       if (!next) {
         next = new LastKeyMap();
@@ -205,8 +198,13 @@ class RequestMemo {
       }
       level = next;
     }
-    if (!level.has(values.runtimeVersion)) this.count++;
-    level.set(values.runtimeVersion, parsed);
+    let runtimeVersions = level.get(values.embeddedUpdateId) as RuntimeVersions | undefined;
+    if (!runtimeVersions) {
+      runtimeVersions = new Map();
+      level.set(values.embeddedUpdateId, runtimeVersions);
+    }
+    if (!runtimeVersions.has(values.runtimeVersion)) this.count++;
+    runtimeVersions.set(values.runtimeVersion, parsed);
   }
 }
 
@@ -272,7 +270,7 @@ function validate(ns: ManifestNamespace, raw: RawRequest): ParsedManifestRequest
     embeddedUpdateId: optional(raw.embeddedUpdateId),
   });
   if (parsed.success) {
-    return { ok: true, ns, request: parsed.data, trackKey: trackKey(parsed.data), remembered: new RememberedOutcome() };
+    return new RememberedRequest(ns, parsed.data, trackKey(parsed.data));
   }
   const fields = parsed.error.issues.map((issue) => {
     const field = String(issue.path[0] ?? '') as keyof typeof FIELD_HEADER;

@@ -111,23 +111,22 @@ export class ManifestService {
 
   /**
    * The outcome when the track is cached, without a promise: the hot path. Undefined on a miss.
-   * What the request resolved to before is kept on it (`parsed.remembered`): while that slot is
+   * What the request resolved to before is kept on it (RememberedRequest): while that slot is
    * current and the entry gives every device the same answer, that is the outcome, with nothing
    * looked up. `now` is performance.now(), the cache's clock (the fast path passes the request's start).
    */
   resolveCached(parsed: ValidManifestRequest, clientId?: string, now = performance.now()): ManifestOutcome | undefined {
-    const remembered = parsed.remembered;
-    if (this.cache.holds(remembered, now)) {
-      return remembered.outcome ?? this.outcome(remembered.slot!.entry, parsed.request, parsed.ns, clientId);
+    if (this.cache.holds(parsed, now)) {
+      return parsed.outcome ?? this.outcome(parsed.slot!.entry, parsed.request, parsed.ns, clientId);
     }
     const slot = this.cache.slot(parsed.trackKey);
     if (!slot) {
-      remembered.release();
+      parsed.release();
       return undefined;
     }
-    this.cache.keep(remembered, slot, now);
+    this.cache.keep(parsed, slot, now);
     const outcome = this.outcome(slot.entry, parsed.request, parsed.ns, clientId);
-    remembered.outcome = choosesByClient(slot.entry) ? undefined : outcome;
+    parsed.outcome = choosesByClient(slot.entry) ? undefined : outcome;
     return outcome;
   }
 
@@ -252,10 +251,4 @@ export class ManifestService {
     );
     return servedOf(entry, signatures, fallback);
   }
-}
-
-/** The metrics label of an outcome (FerryMetrics.manifestAnswered). */
-export function outcomeLabel(outcome: ManifestOutcome): 'update' | 'no-update' | 'directive' | 'rollout-fallback' {
-  if (outcome.kind === 'no-update') return 'no-update';
-  return outcome.fallback ? 'rollout-fallback' : outcome.kind;
 }

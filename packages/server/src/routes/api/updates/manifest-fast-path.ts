@@ -10,7 +10,7 @@ import {
   type ValidManifestRequest,
 } from '../../../ota/manifest/manifest-request.js';
 import { type ManifestRequestHeaders, manifestRequestHeaders } from '../../../ota/manifest/manifest-request-headers.js';
-import { type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
+import type { ManifestService } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 import { TurnBudget, TurnPacer } from '../../../turn-pacer.js';
 
@@ -76,16 +76,16 @@ function send(
   options: FastPathOptions,
   clientId: string | undefined,
 ): boolean {
-  // Made once per request kind and outcome (RememberedOutcome), not looked up through the outcome.
-  const answer = parsed.remembered.answerTo(outcome, format, parsed.ns);
+  // Made once per request kind and outcome (RememberedRequest), not looked up through the outcome.
+  const answer = parsed.answerTo(outcome, format);
   if (!answer) return false;
   options.reports?.observe(headers, parsed.request, clientId);
   response.writeHead(answer.status, answer.headers);
   response.end(answer.body);
   options.metrics?.manifestAnswered(
-    outcomeLabel(outcome),
-    parsed.request.platform,
-    parsed.request.channel,
+    parsed.labelOf(outcome),
+    parsed.platform,
+    parsed.channel,
     (performance.now() - started) / 1000,
   );
   return true;

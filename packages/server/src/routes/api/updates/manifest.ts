@@ -4,13 +4,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DomainError } from '../../../errors/domain-error.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { manifestAnswer, PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
+import { outcomeLabel } from '../../../ota/manifest/manifest-outcome.js';
 import {
   clientIdOf,
   type ManifestFormat,
   negotiateManifestFormat,
   parseManifestRequest,
 } from '../../../ota/manifest/manifest-request.js';
-import { type ManifestOutcome, type ManifestService, outcomeLabel } from '../../../ota/manifest/manifest-service.js';
+import type { ManifestOutcome, ManifestService } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 
 function sendOutcome(

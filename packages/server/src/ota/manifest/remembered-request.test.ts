@@ -2,9 +2,9 @@ import type { Track } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
 import { manifestAnswer } from './manifest-answer.js';
 import { ManifestCache, type TrackEntry } from './manifest-cache.js';
-import type { ManifestOutcome } from './manifest-outcome.js';
+import { type ManifestOutcome, outcomeLabel } from './manifest-outcome.js';
 import { type SignedManifest, signedManifestOf } from './manifest-response.js';
-import { RememberedOutcome } from './remembered-outcome.js';
+import { RememberedRequest } from './remembered-request.js';
 import { trackKey } from './track-key.js';
 
 const signed = (id: string): SignedManifest =>
@@ -12,19 +12,21 @@ const signed = (id: string): SignedManifest =>
 const track: Track = { channel: 'production', platform: 'ios', runtimeVersion: '1' };
 const empty: TrackEntry = { head: undefined, rollout: undefined, fallback: undefined };
 
-/** A remembered outcome holding a slot of a fresh cache, as resolveCached leaves it. */
+/** A remembered request holding a slot of a fresh cache, as resolveCached leaves it. */
 async function holding() {
   const cache = new ManifestCache({ load: async () => empty, ttlMs: 60_000 });
   await cache.entry(track);
-  const remembered = new RememberedOutcome();
+  const remembered = new RememberedRequest('expo', track, trackKey(track));
   cache.keep(remembered, cache.slot(trackKey(track))!, 0);
   return { cache, remembered };
 }
 
-describe('RememberedOutcome', () => {
+describe('RememberedRequest', () => {
   const a: ManifestOutcome = { kind: 'update', signed: signed('a') };
   const b: ManifestOutcome = { kind: 'update', signed: signed('b') };
   const directive: ManifestOutcome = { kind: 'directive', signed: signed('rollBackToEmbedded') };
+  const fallback: ManifestOutcome = { kind: 'update', signed: signed('a'), fallback: true };
+  const upToDate: ManifestOutcome = { kind: 'no-update', reason: 'up-to-date' };
 
   it('answerTo is manifestAnswer of the outcome and structure it is given, made again when either changes', async () => {
     const { remembered } = await holding();
@@ -39,19 +41,34 @@ describe('RememberedOutcome', () => {
       [directive, 'json'],
     ] as const;
     for (const [outcome, format] of cases) {
-      expect(remembered.answerTo(outcome, format, 'expo')).toBe(manifestAnswer(outcome, format, 'expo'));
+      expect(remembered.answerTo(outcome, format)).toBe(manifestAnswer(outcome, format, 'expo'));
     }
+  });
+
+  it('labelOf is outcomeLabel, for the outcome last answered and for any other', async () => {
+    const { remembered } = await holding();
+    for (const outcome of [a, fallback, directive, upToDate, a]) {
+      expect(remembered.labelOf(outcome)).toBe(outcomeLabel(outcome));
+      remembered.answerTo(outcome, 'multipart');
+      expect(remembered.labelOf(outcome)).toBe(outcomeLabel(outcome));
+      expect(remembered.labelOf(b)).toBe('update');
+    }
+  });
+
+  it('carries the request it was parsed from, its platform and channel', async () => {
+    const { remembered } = await holding();
+    expect(remembered).toMatchObject({ ok: true, ns: 'expo', request: track, platform: 'ios', channel: 'production' });
   });
 
   it('lets go of its outcome and answer when the cache drops the entry they came from', async () => {
     const { cache, remembered } = await holding();
     remembered.outcome = a;
-    const answer = remembered.answerTo(a, 'multipart', 'expo');
+    const answer = remembered.answerTo(a, 'multipart');
     expect(answer).toBeDefined();
     cache.invalidate(track);
     expect(remembered.slot).toBeUndefined();
     expect(remembered.outcome).toBeUndefined();
     // Nothing kept without a slot: each answer is made (or found on the signed manifest) anew.
-    expect(remembered.answerTo(b, 'multipart', 'expo')).toBe(manifestAnswer(b, 'multipart', 'expo'));
+    expect(remembered.answerTo(b, 'multipart')).toBe(manifestAnswer(b, 'multipart', 'expo'));
   });
 });
