@@ -57,8 +57,6 @@ export const RECENCY_RESOLUTION_MS = 1_000;
  * invalidation, eviction, expiry, clear). A new entry for the track gets a new slot.
  */
 export class TrackSlot {
-  /** False once the cache has dropped this entry. */
-  live = true;
   /** The holds that keep it (`keep`); the cache releases them when it drops the entry. */
   readonly holders: KeptSlot[] = [];
   constructor(
@@ -126,20 +124,15 @@ export class ManifestCache {
       // `holds` too (store reads the slot's time first, so lru-cache's entry never expires first).
       perf: { now },
       ttlResolution: 0,
+      // Every hold listed is a hold of this slot (release takes a hold off the list).
       dispose: (slot) => {
-        slot.live = false;
         for (const kept of slot.holders) {
           kept.index = -1;
-          if (kept.slot === slot) kept.release();
+          kept.release();
         }
         slot.holders.length = 0;
       },
     });
-  }
-
-  /** The cached entry, without loading. */
-  peek(track: Track): TrackEntry | undefined {
-    return this.entries.get(trackKey(track))?.entry;
   }
 
   /** The cached slot of a track by its key (a parsed request carries it), without loading. */
@@ -147,10 +140,12 @@ export class ManifestCache {
     return this.entries.get(key);
   }
 
-  /** Keeps a slot just looked up (`slot`) in a caller's hold, which lets go of what it held before. */
+  /**
+   * Keeps a slot just looked up (`slot`, so one the cache holds) in a caller's hold, which lets go
+   * of what it held before.
+   */
   keep(kept: KeptSlot, slot: TrackSlot, now: number): void {
     kept.release();
-    if (!slot.live) return;
     kept.cache = this;
     kept.slot = slot;
     kept.expiresAt = slot.expiresAt;
