@@ -10,7 +10,7 @@
  *       requests spread round robin over them, against one warm track measured next to (d) on the
  *       same instance. Target ≥ 0.8;
  *   (d) the same 1,000 tracks again right after (c), warm, against that same one-track run
- *       (before (d) in even rounds, after it in odd ones). Target ≥ 0.9;
+ *       (the two interleaved, see below). Target ≥ 0.9;
  *   (e) the 1,000 tracks on an instance started a moment ago (SIGTERM, wait for the exit, a new
  *       process on the same DATA_DIR and port), against one track on that same instance measured
  *       right after: both sides then run in the same process, and what separates them is the
@@ -37,11 +37,14 @@
  *   process builds dist/ first (tsc -b, incremental), then only orchestrates, publishes and runs wrk.
  * - Everything is published through the HTTP API as `ferry publish` does (publish-over-http.ts),
  *   so the benchmark holds whatever the server does inside.
- * - After a warm-up, every round runs bare Node and Ferry back to back, bare Node first in odd
- *   rounds and last in even ones, then (c)–(f). Ratios are taken within a round, so a machine
- *   that slows down between rounds moves both sides; the table gives their median and range over
- *   the rounds, and ✓/✗ compare the median. The 1-minute load average before and after says how
- *   busy the machine was.
+ * - After a warm-up, every round runs bare Node, (a), (b), (g), (h) and (i) interleaved, then (c)–(f),
+ *   (d) interleaved with its one-track baseline. Interleaved cases run in slices of about 2 s
+ *   (interleaved-runs.ts): every case once in order, then once in reverse, and so on, so each
+ *   gets its share of the seconds whatever the VM's speed did meanwhile (it moves by tens of
+ *   percent within a minute here); a ratio of two interleaved cases is the median over slices of
+ *   their rates in the same slice (sliceRatio). Ratios are taken within a round; the table gives
+ *   their median and range over the rounds, and ✓/✗ compare the median. The 1-minute load
+ *   average before and after says how busy the machine was.
  * - Targets are printed, not enforced. The exit code is 1 only when wrk or curl is missing, a server did
  *   not start, a wrk run saw socket errors, timeouts or statuses ≥ 400, or an answer checked on
  *   the side was wrong (the manifest before the runs, the newest release of a republished track
@@ -67,6 +70,7 @@ import pLimit from 'p-limit';
 import { freePort } from '../../../scripts/free-port.js';
 import { printTable } from './bench-stats.js';
 import { curlAvailable, curlDownload, type Download } from './curl-download.js';
+import { interleave, type Run, sliceRatio, slicesOf } from './interleaved-runs.js';
 import { buildServer, type Server, startServer, stopServer, writeSigningKey } from './manifest-servers.js';
 import { createViewerToken, openConsoles } from './open-consoles.js';
 import { type File, fileOf, get, javascriptBundle, Publisher } from './publish-over-http.js';
@@ -109,24 +113,21 @@ const median = (xs: number[]) => {
  * One wrk run of wrk/manifest.lua: one track (count 1) or the spread; `id` is the update the apps
  * say they run (the newest: up to date); `devices` gives the requests that many EAS-Client-IDs.
  */
-async function load(
-  label: string,
-  server: Server,
-  prefix: string,
-  count: number,
-  id?: string,
-  seconds = SECONDS,
-  devices = 0,
-) {
-  const result = await runWrk({
-    url: `${server.url}/api/updates/manifest`,
-    script: LUA,
-    scriptArgs: [prefix, String(count), id ?? '-', String(devices)],
-    seconds,
-    connections: CONNECTIONS,
-    threads: THREADS,
-    serverPid: server.child.pid,
-  });
+function measure(server: Server, prefix: string, count: number, id?: string, devices = 0): Run {
+  return (seconds) =>
+    runWrk({
+      url: `${server.url}/api/updates/manifest`,
+      script: LUA,
+      scriptArgs: [prefix, String(count), id ?? '-', String(devices)],
+      seconds,
+      connections: CONNECTIONS,
+      threads: THREADS,
+      serverPid: server.child.pid,
+    });
+}
+
+/** Prints a case's result (one run, or its interleaved slices combined) and records its errors. */
+function report(label: string, result: WrkResult): WrkResult {
   wrkCoresMax = Math.max(wrkCoresMax, result.wrkCores ?? 0);
   const errors = result.errorCount > 0 ? `  ERRORS ${JSON.stringify(result.errors)}` : '';
   if (errors) failures.push(`${label}: ${JSON.stringify(result.errors)} in ${result.requests} requests`);
@@ -136,6 +137,9 @@ async function load(
   );
   return result;
 }
+
+/** One uninterrupted run of a case, printed. */
+const load = async (label: string, run: Run, seconds = SECONDS) => report(label, await run(seconds));
 
 /** Fresh bundles per round in (f), and repeat downloads of each: single GETs of a few ms are noisy. */
 const BUNDLES_PER_ROUND = 3;
@@ -192,7 +196,8 @@ async function main(): Promise<number> {
   }
   const loadBefore = os.loadavg()[0]!;
   console.log(
-    `bench:manifest: wrk ${THREADS} thread, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds; ` +
+    `bench:manifest: wrk ${THREADS} thread, ${CONNECTIONS} connections, ${SECONDS} s per run ` +
+      `(interleaved cases: ${slicesOf(SECONDS).slices} slices of ${slicesOf(SECONDS).sliceSeconds} s), ${ROUNDS} rounds; ` +
       `${os.cpus().length} CPUs; load average (1 min) before: ${loadBefore.toFixed(2)}`,
   );
   buildServer();
@@ -274,12 +279,12 @@ async function main(): Promise<number> {
     );
 
     console.error('warm-up');
-    await load('bare node:http', bare, SINGLE, 1, undefined, WARMUP_SECONDS);
-    await load('Ferry, one track', ferry, SINGLE, 1, undefined, WARMUP_SECONDS);
-    await load('Ferry, 204', ferry, SINGLE, 1, single.id, WARMUP_SECONDS);
-    await load('Ferry, 1,000 tracks', ferry, SPREAD, TRACKS, undefined, WARMUP_SECONDS);
-    await load('Ferry, rollout', ferry, ROLLOUT_TRACK, 1, undefined, WARMUP_SECONDS, DEVICES);
-    await load('Ferry, reporting devices', ferry, SINGLE, 1, older, WARMUP_SECONDS, DEVICES);
+    await load('bare node:http', measure(bare, SINGLE, 1), WARMUP_SECONDS);
+    await load('Ferry, one track', measure(ferry, SINGLE, 1), WARMUP_SECONDS);
+    await load('Ferry, 204', measure(ferry, SINGLE, 1, single.id), WARMUP_SECONDS);
+    await load('Ferry, 1,000 tracks', measure(ferry, SPREAD, TRACKS), WARMUP_SECONDS);
+    await load('Ferry, rollout', measure(ferry, ROLLOUT_TRACK, 1, undefined, DEVICES), WARMUP_SECONDS);
+    await load('Ferry, reporting devices', measure(ferry, SINGLE, 1, older, DEVICES), WARMUP_SECONDS);
 
     const ratios: Record<Case | 'f', number[]> = { a: [], b: [], c: [], d: [], e: [], f: [], g: [], h: [], i: [] };
     const runs: Record<Case, WrkResult[]> = { a: [], b: [], c: [], d: [], e: [], g: [], h: [], i: [] };
@@ -287,44 +292,56 @@ async function main(): Promise<number> {
     const bundles: Array<Record<string, string | number>> = [];
     for (let round = 1; round <= ROUNDS; round++) {
       console.error(`round ${round} of ${ROUNDS}`);
-      // Bare Node first in odd rounds, last in even ones: drift within a round favours neither side.
-      const measured: Partial<Record<'base' | Case, WrkResult>> = {};
-      const pair = [
-        async () => (measured.base = await load('(a) baseline: bare node:http', bare, SINGLE, 1)),
-        async () => (measured.a = await load('(a) Ferry, one warm track', ferry, SINGLE, 1)),
-        async () => (measured.b = await load('(b) Ferry, up to date', ferry, SINGLE, 1, single.id)),
-        async () =>
-          (measured.g = await load('(g) Ferry, rollout at 50 %', ferry, ROLLOUT_TRACK, 1, undefined, SECONDS, DEVICES)),
-        async () =>
-          (measured.h = await load('(h) Ferry, 1,000 devices reporting', ferry, SINGLE, 1, older, SECONDS, DEVICES)),
-        async () => {
-          const consoles = await openConsoles(ferry.url, consoleToken, CONSOLES);
-          try {
-            measured.i = await load(`(i) Ferry, ${CONSOLES} consoles open`, ferry, SINGLE, 1);
-          } finally {
-            await consoles.close();
-          }
-          if (consoles.failures() > 0 || consoles.polls() === 0)
-            failures.push(`(i) round ${round}: ${consoles.polls()} console reloads, ${consoles.failures()} failed`);
+      // The cases a ratio compares run in interleaved slices (interleaved-runs.ts), starting in
+      // reverse order in even rounds: drift within a round favours none of them.
+      const reverse = round % 2 === 0;
+      // (i): the consoles are open during (i)'s slices only; their reloads are counted over all of them.
+      const reloads = { polls: 0, failures: 0 };
+      const withConsoles: Run = async (seconds) => {
+        const consoles = await openConsoles(ferry.url, consoleToken, CONSOLES);
+        try {
+          return await measure(ferry, SINGLE, 1)(seconds);
+        } finally {
+          await consoles.close();
+          reloads.polls += consoles.polls();
+          reloads.failures += consoles.failures();
+        }
+      };
+      const one = await interleave(
+        {
+          base: measure(bare, SINGLE, 1),
+          a: measure(ferry, SINGLE, 1),
+          b: measure(ferry, SINGLE, 1, single.id),
+          g: measure(ferry, ROLLOUT_TRACK, 1, undefined, DEVICES),
+          h: measure(ferry, SINGLE, 1, older, DEVICES),
+          i: withConsoles,
         },
-      ];
-      for (const run of round % 2 ? pair : pair.reverse()) await run();
-      const { base, a, b, g, h, i } = measured as Record<'base' | Case, WrkResult>;
+        SECONDS,
+        reverse,
+      );
+      report('(a) baseline: bare node:http', one.base);
+      const a = report('(a) Ferry, one warm track', one.a);
+      const b = report('(b) Ferry, up to date', one.b);
+      const g = report('(g) Ferry, rollout at 50 %', one.g);
+      const h = report('(h) Ferry, 1,000 devices reporting', one.h);
+      const i = report(`(i) Ferry, ${CONSOLES} consoles open`, one.i);
+      if (reloads.failures > 0 || reloads.polls === 0)
+        failures.push(`(i) round ${round}: ${reloads.polls} console reloads, ${reloads.failures} failed`);
 
       // (c) right after a new release on each of the 1,000 tracks (not timed in the ratio), then (d).
       const publishStarted = performance.now();
       const newest = await republish(round);
       publishSeconds.push((performance.now() - publishStarted) / 1000);
-      const c = await load('(c) Ferry, 1,000 just published', ferry, SPREAD, TRACKS);
-      // (c) and (d) against one warm track measured next to them, on the same instance: (a) ran
-      // a minute earlier, and a machine's speed drifts more than these targets' margins in a minute.
-      const near: Partial<Record<'d' | 'one', WrkResult>> = {};
-      const neighbours = [
-        async () => (near.d = await load('(d) Ferry, 1,000 warm', ferry, SPREAD, TRACKS)),
-        async () => (near.one = await load('(c)/(d) baseline: one warm track', ferry, SINGLE, 1)),
-      ];
-      for (const run of round % 2 ? neighbours : neighbours.reverse()) await run();
-      const { d, one } = near as Record<'d' | 'one', WrkResult>;
+      const c = await load('(c) Ferry, 1,000 just published', measure(ferry, SPREAD, TRACKS));
+      // (c) and (d) against one warm track measured next to them, on the same instance, (d) and
+      // that track interleaved: a machine's speed drifts more than these targets' margins in a minute.
+      const near = await interleave(
+        { d: measure(ferry, SPREAD, TRACKS), one: measure(ferry, SINGLE, 1) },
+        SECONDS,
+        reverse,
+      );
+      const d = report('(d) Ferry, 1,000 warm', near.d);
+      const oneTrack = report('(c)/(d) baseline: one warm track', near.one);
       // The tracks answered with this round's releases: an app that runs the last one is up to date.
       const last = await get(`${ferry.url}/api/updates/manifest`, manifestHeaders(spread.at(-1)!, newest.at(-1)));
       if (!last.body.includes('"type":"noUpdateAvailable"'))
@@ -333,8 +350,9 @@ async function main(): Promise<number> {
       await stopServer(ferry);
       ferry = await startServer('ferry', ferryPort, [dataDir, TOKEN]);
       servers.push(ferry);
-      const e = await load('(e) Ferry restarted, 1,000', ferry, SPREAD, TRACKS);
-      const eBase = await load('(e) baseline: restarted, one track', ferry, SINGLE, 1);
+      // (e) is the first run of the new instance, whole: slices would spread its cold start.
+      const e = await load('(e) Ferry restarted, 1,000', measure(ferry, SPREAD, TRACKS));
+      const eBase = await load('(e) baseline: restarted, one track', measure(ferry, SINGLE, 1));
 
       const bundle = await bundleRound(publisher, round, images, warmBundleUrl);
       bundles.push(bundle);
@@ -343,15 +361,18 @@ async function main(): Promise<number> {
       );
 
       for (const [k, run] of Object.entries({ a, b, c, d, e, g, h, i })) runs[k as Case].push(run);
-      ratios.i.push(i.rps / base.rps);
-      ratios.g.push(g.rps / base.rps);
-      ratios.h.push(h.rps / a.rps);
-      ratios.a.push(a.rps / base.rps);
-      ratios.b.push(b.rps / base.rps);
-      ratios.c.push(c.rps / one.rps);
-      ratios.d.push(d.rps / one.rps);
+      ratios.i.push(sliceRatio(one.i, one.base));
+      ratios.g.push(sliceRatio(one.g, one.base));
+      ratios.h.push(sliceRatio(one.h, one.a));
+      ratios.a.push(sliceRatio(one.a, one.base));
+      ratios.b.push(sliceRatio(one.b, one.base));
+      ratios.c.push(c.rps / oneTrack.rps);
+      ratios.d.push(sliceRatio(near.d, near.one));
       ratios.e.push(e.rps / eBase.rps);
       ratios.f.push(bundle['first/repeat']);
+      console.error(
+        `  round ${round} ratios: ${(['a', 'c', 'd', 'e', 'g', 'h', 'i'] as const).map((k) => `(${k}) ${ratios[k].at(-1)!.toFixed(3)}`).join(', ')}`,
+      );
     }
 
     const row = (name: string, k: Case | 'f', against: string, target: string, met: (x: number) => boolean) => {
@@ -375,7 +396,7 @@ async function main(): Promise<number> {
       row('(a) one warm track, signed', 'a', 'bare node:http', '≥ 0.8', (x) => x >= 0.8),
       row('(b) up to date (noUpdateAvailable)', 'b', 'bare node:http', '', () => true),
       row('(c) 1,000 just-published tracks', 'c', 'one warm track, next to it', '≥ 0.8', (x) => x >= 0.8),
-      row('(d) 1,000 tracks, warm', 'd', 'one warm track, next to it', '≥ 0.9', (x) => x >= 0.9),
+      row('(d) 1,000 tracks, warm', 'd', 'one warm track, interleaved', '≥ 0.9', (x) => x >= 0.9),
       row('(e) 1,000 tracks, just started', 'e', 'one track, same instance', '≥ 0.8', (x) => x >= 0.8),
       row('(f) 5 MiB bundle, br: first GET', 'f', 'repeat GET', '≤ 1.2', (x) => x <= 1.2),
       row('(g) rollout at 50 %, 1,000 devices', 'g', 'bare node:http', '≥ 0.6', (x) => x >= 0.6),
@@ -386,7 +407,9 @@ async function main(): Promise<number> {
     printTable(bundles);
     console.log(
       `\npublishing 1,000 releases before each (c): ${publishSeconds.map((s) => `${s.toFixed(1)} s`).join(', ')}` +
-        `\nratios: req/s over req/s within a round ((f): median ms over median ms); ✓/✗ compare the median; Ferry req/s and p99: medians` +
+        `\nratios, within a round: interleaved cases, the median over slices of req/s over req/s in the same slice; ` +
+        `(c) and (e), req/s over req/s of runs next to each other; (f), median ms over median ms` +
+        `\n✓/✗ compare the median over rounds; Ferry req/s and p99: medians over rounds (p99: the worst slice)` +
         `\nwrk used at most ${wrkCoresMax.toFixed(2)} of a core in any run` +
         `\n${os.cpus().length} CPUs; load average (1 min) before: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)}`,
     );
