@@ -1,11 +1,17 @@
 import fs from 'node:fs';
 
 /**
- * Small helpers shared by the benchmark scripts: percentiles, a table printer, and readings of the
+ * Small helpers shared by the benchmark scripts: percentiles and medians, a table printer, and readings of the
  * host (CPU, steal, disk writes).
  */
 export const percentile = (sortedMs: number[], p: number): number =>
   sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))] ?? Number.NaN;
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 export async function timeEach(
   count: number,

@@ -4,6 +4,7 @@
  * of percent over tens of seconds; measured this way, every case sees the same drift on average, so
  * the ratios compare the servers rather than the moments they ran in.
  */
+import { median } from './bench-stats.js';
 import type { WrkResult } from './wrk-runner.js';
 
 /** One wrk run of a case, for `seconds`. */
@@ -18,7 +19,10 @@ export function slicesOf(seconds: number): { slices: number; sliceSeconds: numbe
   return { slices, sliceSeconds: Math.max(1, Math.round(seconds / slices)) };
 }
 
-/** One result over a case's slices: requests and errors summed, rate over the summed duration, the worst p99 and maximum. */
+/**
+ * One result over a case's slices: requests and errors summed, the rate over the summed duration,
+ * the median p50, the worst p99 and maximum, and the mean shares of a core.
+ */
 export function combine(slices: WrkResult[]): WrkResult {
   const sum = (pick: (r: WrkResult) => number) => slices.reduce((total, r) => total + pick(r), 0);
   const seconds = sum((r) => r.requests / r.rps);
@@ -33,11 +37,10 @@ export function combine(slices: WrkResult[]): WrkResult {
     timeout: sum((r) => r.errors.timeout),
     status: sum((r) => r.errors.status),
   };
-  const sorted = slices.map((r) => r.p50Ms).sort((a, b) => a - b);
   return {
     requests: sum((r) => r.requests),
     rps: sum((r) => r.requests) / seconds,
-    p50Ms: sorted[Math.floor(sorted.length / 2)]!,
+    p50Ms: median(slices.map((r) => r.p50Ms)),
     p99Ms: Math.max(...slices.map((r) => r.p99Ms)),
     maxMs: Math.max(...slices.map((r) => r.maxMs)),
     errors,
@@ -77,7 +80,5 @@ export async function interleave<K extends string>(
  * in which a burst of the VM's neighbours slowed one side only.
  */
 export function sliceRatio(numerator: Interleaved, denominator: Interleaved): number {
-  const ratios = numerator.slices.map((slice, i) => slice.rps / denominator.slices[i]!.rps).sort((a, b) => a - b);
-  const mid = ratios.length / 2;
-  return ratios.length % 2 ? ratios[Math.floor(mid)]! : (ratios[mid - 1]! + ratios[mid]!) / 2;
+  return median(numerator.slices.map((slice, i) => slice.rps / denominator.slices[i]!.rps));
 }

@@ -68,7 +68,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { freePort } from '../../../scripts/free-port.js';
-import { printTable } from './bench-stats.js';
+import { median, printTable } from './bench-stats.js';
 import { curlAvailable, curlDownload, type Download } from './curl-download.js';
 import { interleave, type Run, sliceRatio, slicesOf } from './interleaved-runs.js';
 import { buildServer, type Server, startServer, stopServer, writeSigningKey } from './manifest-servers.js';
@@ -104,10 +104,6 @@ const manifestHeaders = (runtimeVersion: string, currentUpdateId?: string): Reco
 const failures: string[] = [];
 let wrkCoresMax = 0;
 const fixed = (n: number | undefined, digits: number) => (n === undefined ? '?' : n.toFixed(digits));
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /**
  * One wrk run of wrk/manifest.lua: one track (count 1) or the spread; `id` is the update the apps

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { freePort } from '../../../scripts/free-port.js';
-import { printTable } from './bench-stats.js';
+import { median, printTable } from './bench-stats.js';
 import { buildServer, writeSigningKey } from './manifest-servers.js';
 import { fileOf, javascriptBundle, Publisher } from './publish-over-http.js';
 import { runWrk, wrkAvailable } from './wrk-runner.js';
@@ -31,10 +31,6 @@ const STARTS = Math.max(1, Number(process.env.BENCH_STARTS ?? 8));
 const LUA = fileURLToPath(new URL('./wrk/manifest.lua', import.meta.url));
 const FERRY = fileURLToPath(new URL('./servers/ferry.mjs', import.meta.url));
 const TOKEN = 'bench-release-token-0123456789';
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 async function start(dataDir: string, port: number, tuned: boolean, gcLog: string): Promise<ChildProcess> {
   const child = fork(FERRY, [String(port), dataDir, TOKEN], {
