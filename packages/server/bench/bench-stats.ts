@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 
 /**
- * Small helpers shared by the benchmark scripts: percentiles and medians, a table printer, and readings of the
- * host (CPU, steal, disk writes).
+ * Small helpers shared by the benchmark scripts: percentiles and medians, a table printer, and
+ * readings of the host (CPU, steal, disk writes).
  */
 export const percentile = (sortedMs: number[], p: number): number =>
   sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))] ?? Number.NaN;

@@ -1,8 +1,8 @@
 /**
  * Runs that a ratio compares, cut into short slices and interleaved: slice 1 runs every case in
- * order, slice 2 in reverse, and so on, for an even number of slices. A VM's speed drifts by tens
- * of percent over tens of seconds; measured this way, every case sees the same drift on average, so
- * the ratios compare the servers rather than the moments they ran in.
+ * order, slice 2 in reverse, and so on, for an even number of slices. A VM's speed can move by tens
+ * of percent from one 10 s run to the next; measured this way, every case sees the same drift on
+ * average, so the ratios compare the servers rather than the moments they ran in.
  */
 import { median } from './bench-stats.js';
 import type { WrkResult } from './wrk-runner.js';
