@@ -25,7 +25,7 @@ export function slicesOf(seconds: number): { slices: number; sliceSeconds: numbe
  */
 export function combine(slices: WrkResult[]): WrkResult {
   const sum = (pick: (r: WrkResult) => number) => slices.reduce((total, r) => total + pick(r), 0);
-  const seconds = sum((r) => r.requests / r.rps);
+  const seconds = sum((r) => r.seconds);
   const mean = (pick: (r: WrkResult) => number | undefined) => {
     const xs = slices.map(pick).filter((x): x is number => x !== undefined);
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
@@ -39,6 +39,7 @@ export function combine(slices: WrkResult[]): WrkResult {
   };
   return {
     requests: sum((r) => r.requests),
+    seconds,
     rps: sum((r) => r.requests) / seconds,
     p50Ms: median(slices.map((r) => r.p50Ms)),
     p99Ms: Math.max(...slices.map((r) => r.p99Ms)),

@@ -191,9 +191,10 @@ async function main(): Promise<number> {
     return 1;
   }
   const loadBefore = os.loadavg()[0]!;
+  const { slices, sliceSeconds } = slicesOf(SECONDS);
   console.log(
     `bench:manifest: wrk ${THREADS} thread, ${CONNECTIONS} connections, ${SECONDS} s per run ` +
-      `(interleaved cases: ${slicesOf(SECONDS).slices} slices of ${slicesOf(SECONDS).sliceSeconds} s), ${ROUNDS} rounds; ` +
+      `(interleaved cases: ${slices} slices of ${sliceSeconds} s), ${ROUNDS} rounds; ` +
       `${os.cpus().length} CPUs; load average (1 min) before: ${loadBefore.toFixed(2)}`,
   );
   buildServer();

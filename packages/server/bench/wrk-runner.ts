@@ -26,6 +26,8 @@ export interface WrkOptions {
 
 export interface WrkResult {
   requests: number;
+  /** How long wrk measured, as it reports it. */
+  seconds: number;
   rps: number;
   p50Ms: number;
   p99Ms: number;
@@ -104,6 +106,7 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     before === undefined || after === undefined ? undefined : (after - before) / wallMs;
   return {
     requests: summary.requests,
+    seconds: summary.duration_us / 1e6,
     rps: summary.requests / (summary.duration_us / 1e6),
     p50Ms: summary.latency_us.p50 / 1000,
     p99Ms: summary.latency_us.p99 / 1000,

@@ -4,6 +4,7 @@ import type { WrkResult } from '../../bench/wrk-runner.js';
 
 const result = (requests: number, seconds: number, p99Ms = 2, extra: Partial<WrkResult> = {}): WrkResult => ({
   requests,
+  seconds,
   rps: requests / seconds,
   p50Ms: 1,
   p99Ms,
@@ -71,6 +72,7 @@ describe('combine', () => {
       result(3000, 2, 5, { wrkCores: 0.7 }),
     ]);
     expect(combined.requests).toBe(4000);
+    expect(combined.seconds).toBe(3);
     expect(combined.rps).toBeCloseTo(4000 / 3, 6);
     expect(combined.p99Ms).toBe(5);
     expect(combined.maxMs).toBe(10);
