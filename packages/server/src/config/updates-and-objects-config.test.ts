@@ -46,6 +46,8 @@ describe('signing configuration', () => {
     ['a cache TTL of 0', { MANIFEST_CACHE_TTL_SECONDS: '0' }, /MANIFEST_CACHE_TTL_SECONDS/],
     ['a GC grace period that is not a number', { ASSET_GC_GRACE_SECONDS: '1d' }, /ASSET_GC_GRACE_SECONDS/],
     ['a GC grace period over 30 days', { ASSET_GC_GRACE_SECONDS: '2592001' }, /ASSET_GC_GRACE_SECONDS/],
+    ['a warm-up that is not a number', { MANIFEST_WARM_UP_REQUESTS: 'lots' }, /MANIFEST_WARM_UP_REQUESTS/],
+    ['a warm-up over 100,000 requests', { MANIFEST_WARM_UP_REQUESTS: '100001' }, /MANIFEST_WARM_UP_REQUESTS/],
   ])('%s stops start-up naming the variable', (_name, env, message) => {
     expect(failure(env)).toMatch(message);
   });
@@ -67,7 +69,13 @@ describe('signing configuration', () => {
       keyId: 'prod-2026',
       manifestCacheTtlSeconds: 30,
       assetGcGraceSeconds: 86_400,
+      manifestWarmUpRequests: 2_000,
     });
+  });
+
+  it('reads the start-up warm-up (0 turns it off)', () => {
+    expect(load({ MANIFEST_WARM_UP_REQUESTS: '500' }).updates.manifestWarmUpRequests).toBe(500);
+    expect(load({ MANIFEST_WARM_UP_REQUESTS: '0' }).updates.manifestWarmUpRequests).toBe(0);
   });
 
   it('reads the asset GC grace period (0 allowed: tests and deliberate runs)', () => {

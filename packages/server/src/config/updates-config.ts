@@ -23,7 +23,15 @@ export interface UpdatesConfig {
   manifestCacheTtlSeconds: number;
   /** Asset garbage collection never deletes an object younger than this (ASSET_GC_GRACE_SECONDS). */
   assetGcGraceSeconds: number;
+  /**
+   * Manifest requests an instance sends itself at start-up, over the tracks it loaded, before it
+   * listens (MANIFEST_WARM_UP_REQUESTS; 0 turns it off). See ota/manifest/manifest-warm-up.ts.
+   */
+  manifestWarmUpRequests: number;
 }
+
+/** Enough for V8 to have optimised the manifest path (docs/benchmarks.md, run 27). */
+export const MANIFEST_WARM_UP_DEFAULT = 2_000;
 
 const UpdatesEnv = z.object({
   OTA_SIGNING_KEY: z.string().min(1).optional(),
@@ -45,6 +53,12 @@ const UpdatesEnv = z.object({
     .regex(/^\d+$/, 'ASSET_GC_GRACE_SECONDS must be a whole number')
     .transform(Number)
     .refine((n) => n <= 30 * 86_400, 'ASSET_GC_GRACE_SECONDS must be at most 2592000 (30 days)')
+    .optional(),
+  MANIFEST_WARM_UP_REQUESTS: z
+    .string()
+    .regex(/^\d+$/, 'MANIFEST_WARM_UP_REQUESTS must be a whole number')
+    .transform(Number)
+    .refine((n) => n <= 100_000, 'MANIFEST_WARM_UP_REQUESTS must be at most 100000')
     .optional(),
 });
 
@@ -91,5 +105,6 @@ export function loadUpdatesConfig(rawEnv: Env, production: boolean): UpdatesConf
     keyId,
     manifestCacheTtlSeconds: env.MANIFEST_CACHE_TTL_SECONDS ?? 60,
     assetGcGraceSeconds: env.ASSET_GC_GRACE_SECONDS ?? 86_400,
+    manifestWarmUpRequests: env.MANIFEST_WARM_UP_REQUESTS ?? MANIFEST_WARM_UP_DEFAULT,
   };
 }

@@ -17,6 +17,8 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
  */
 export class FastPaths {
   private readonly paths: FastPath[] = [];
+  /** The server's request handler (fast paths, then Fastify), once the server is made: the start-up warm-up sends through it. */
+  listener: http.RequestListener | undefined;
 
   add(path: FastPath): void {
     this.paths.push(path);
@@ -59,9 +61,11 @@ export class FastPaths {
       connectionTimeout: number;
       maxRequestsPerSocket: number;
     };
-    const server = http.createServer(options.http ?? {}, (request, response) => {
+    const listener: http.RequestListener = (request, response) => {
       this.answer(request, response, () => handler(request, response));
-    });
+    };
+    this.listener = listener;
+    const server = http.createServer(options.http ?? {}, listener);
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;
     server.setTimeout(options.connectionTimeout);

@@ -205,6 +205,12 @@ export class FerryMetrics {
     this.manifestDuration.observe(seconds);
   }
 
+  /** Back to no manifest answers: what an instance's start-up warm-up counted was no device's (manifest-warm-up.ts). */
+  forgetManifestAnswers(): void {
+    for (const cell of this.manifestCells) cell.value = 0;
+    this.manifestDuration.reset();
+  }
+
   /** Bytes of an update asset handed to a response, in the encoding it was sent in. */
   assetBytesServed(bytes: number, encoding: string): void {
     const index = encoding === 'br' ? 0 : encoding === 'gzip' ? 1 : encoding === 'identity' ? 2 : 3;

@@ -14,6 +14,7 @@ import { ManifestCache, type ManifestCacheOptions, type ServedEntry, type TrackE
 import type { ManifestOutcome } from './manifest-outcome.js';
 import type { ValidManifestRequest } from './manifest-request.js';
 import { signedManifestOf } from './manifest-response.js';
+import type { WarmedTrack } from './manifest-warm-up.js';
 import {
   type ManifestSignature,
   NO_UPDATE_AVAILABLE_BODY,
@@ -181,9 +182,10 @@ export class ManifestService {
    * Loads the tracks published to most recently, as many as the cache holds, before the instance
    * answers: one that has just started (an autoscaler's, a restart) then serves a fleet's tracks
    * as fast as a warm one. An entry without a signature under the current key is left for its
-   * first request, so a key rotation does not hold up start-up. Returns how many tracks it keeps.
+   * first request, so a key rotation does not hold up start-up. Returns the tracks it keeps, most
+   * recent first, with the id each serves (what manifest-warm-up.ts asks for).
    */
-  async warm(limit: number): Promise<number> {
+  async warm(limit: number): Promise<WarmedTrack[]> {
     const since = this.cache.generation;
     const found = await this.deps.store.timelinesOfRecentTracks(limit);
     const entries: Array<[Track, TrackEntry]> = [];
@@ -192,7 +194,9 @@ export class ManifestService {
       const head = timeline.head;
       if (entry && head) entries.push([trackOf(head.kind === 'release' ? head.release : head.directive), entry]);
     }
-    return this.cache.fill(entries, since);
+    // The bounds keep the most recent (fill stores the oldest first).
+    const kept = this.cache.fill(entries, since);
+    return entries.slice(0, kept).map(([track, entry]) => ({ track, headId: entry.head!.id }));
   }
 
   private currentSignatures(entry: StoredEntry): ManifestSignature[] {
