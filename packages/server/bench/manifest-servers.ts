@@ -29,16 +29,21 @@ export interface Canned {
   body: string;
 }
 
-/** Starts a server child on `port` and waits until it listens; Ferry's args are DATA_DIR and the release token. */
+/**
+ * Starts a server child on `port` and waits until it listens; Ferry's args are DATA_DIR and the
+ * release token. `env` is added to this process's environment for it (ferry.mjs reads BENCH_WARM_UP).
+ */
 export async function startServer(
   role: 'ferry' | 'bare',
   port: number,
   args: string[],
   canned?: Canned,
+  env: Record<string, string> = {},
 ): Promise<Server> {
   const child = fork(path.join(SERVERS, `${role}.mjs`), [String(port), ...args], {
     execArgv: [],
     stdio: ['ignore', 2, 2, 'ipc'],
+    env: { ...process.env, ...env },
   });
   if (canned) child.send(canned);
   await new Promise((resolve, reject) => {

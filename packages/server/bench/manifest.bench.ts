@@ -16,7 +16,8 @@
  *       right after: both sides then run in the same process, and what separates them is the
  *       cold start (code, caches) that (e) runs into. Each round restarts the instance
  *       RESTARTS_PER_ROUND times and measures one slice of each right after every start; the
- *       round's ratio is the median over the restarts. Target ≥ 0.8;
+ *       round's ratio is the median over the restarts. Target ≥ 0.8. As many starts without the
+ *       start-up warm-up (MANIFEST_WARM_UP_REQUESTS=0), alternating with them, show what it changes;
  *   (f) three fresh 5 MiB JavaScript bundles, uploaded and published each round: the median first
  *       GET with `accept-encoding: br` (whole body, a connection of its own, made and timed by curl
  *       as a process of its own, curl-download.ts) against the median of three repeats of each.
@@ -182,7 +183,7 @@ async function bundleRound(publisher: Publisher, round: number, images: File[], 
   };
 }
 
-type Case = 'a' | 'b' | 'c' | 'd' | 'e' | 'g' | 'h' | 'i';
+type Case = 'a' | 'b' | 'c' | 'd' | 'e' | 'e0' | 'g' | 'h' | 'i';
 /** (i): release consoles open while devices check. */
 const CONSOLES = 5;
 /** (g): a track whose newest release is rolled out to half its devices; (h) devices that report. */
@@ -287,8 +288,19 @@ async function main(): Promise<number> {
     await load('Ferry, rollout', measure(ferry, ROLLOUT_TRACK, 1, undefined, DEVICES), WARMUP_SECONDS);
     await load('Ferry, reporting devices', measure(ferry, SINGLE, 1, older, DEVICES), WARMUP_SECONDS);
 
-    const ratios: Record<Case | 'f', number[]> = { a: [], b: [], c: [], d: [], e: [], f: [], g: [], h: [], i: [] };
-    const runs: Record<Case, WrkResult[]> = { a: [], b: [], c: [], d: [], e: [], g: [], h: [], i: [] };
+    const ratios: Record<Case | 'f', number[]> = {
+      a: [],
+      b: [],
+      c: [],
+      d: [],
+      e: [],
+      e0: [],
+      f: [],
+      g: [],
+      h: [],
+      i: [],
+    };
+    const runs: Record<Case, WrkResult[]> = { a: [], b: [], c: [], d: [], e: [], e0: [], g: [], h: [], i: [] };
     const publishSeconds: number[] = [];
     const bundles: Array<Record<string, string | number>> = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -351,16 +363,26 @@ async function main(): Promise<number> {
       // (e): pairs of slices, each on an instance started a moment before, the 1,000 tracks first
       // (the new process's first requests), then one track. Whole 10 s runs compared two moments
       // of a VM whose speed moved by a third between them (run 28: 0.746–1.007).
-      const restarted: Record<'e' | 'one', WrkResult[]> = { e: [], one: [] };
-      for (let pair = 0; pair < RESTARTS_PER_ROUND; pair++) {
+      // The same without the start-up warm-up (MANIFEST_WARM_UP_REQUESTS=0), alternating with it,
+      // shows what the warm-up changes; the last start has it, as deployed, for (f).
+      const restarted: Record<'e' | 'one' | 'cold' | 'coldOne', WrkResult[]> = {
+        e: [],
+        one: [],
+        cold: [],
+        coldOne: [],
+      };
+      for (let pair = 0; pair < 2 * RESTARTS_PER_ROUND; pair++) {
+        const warm = pair % 2 === 1;
         await stopServer(ferry);
-        ferry = await startServer('ferry', ferryPort, [dataDir, TOKEN]);
+        ferry = await startServer('ferry', ferryPort, [dataDir, TOKEN], undefined, warm ? {} : { BENCH_WARM_UP: '0' });
         servers.push(ferry);
-        restarted.e.push(await measure(ferry, SPREAD, TRACKS)(sliceSeconds));
-        restarted.one.push(await measure(ferry, SINGLE, 1)(sliceSeconds));
+        restarted[warm ? 'e' : 'cold'].push(await measure(ferry, SPREAD, TRACKS)(sliceSeconds));
+        restarted[warm ? 'one' : 'coldOne'].push(await measure(ferry, SINGLE, 1)(sliceSeconds));
       }
       const e = report('(e) Ferry restarted, 1,000', combine(restarted.e));
       const eBase = report('(e) baseline: restarted, one track', combine(restarted.one));
+      const cold = report('(e) without warm-up, 1,000', combine(restarted.cold));
+      report('(e) without warm-up, one track', combine(restarted.coldOne));
 
       const bundle = await bundleRound(publisher, round, images, warmBundleUrl);
       bundles.push(bundle);
@@ -368,7 +390,7 @@ async function main(): Promise<number> {
         `  (f) 5 MiB bundles, br: first GET ${bundle['first GET ms (median)']} ms, repeat ${bundle['repeat GET ms (median)']} ms`,
       );
 
-      for (const [k, run] of Object.entries({ a, b, c, d, e, g, h, i })) runs[k as Case].push(run);
+      for (const [k, run] of Object.entries({ a, b, c, d, e, e0: cold, g, h, i })) runs[k as Case].push(run);
       ratios.i.push(sliceRatio(one.i, one.base));
       ratios.g.push(sliceRatio(one.g, one.base));
       ratios.h.push(sliceRatio(one.h, one.a));
@@ -377,9 +399,10 @@ async function main(): Promise<number> {
       ratios.c.push(c.rps / oneTrack.rps);
       ratios.d.push(sliceRatio(near.d, near.one));
       ratios.e.push(sliceRatio({ ...e, slices: restarted.e }, { ...eBase, slices: restarted.one }));
+      ratios.e0.push(sliceRatio({ ...cold, slices: restarted.cold }, { ...cold, slices: restarted.coldOne }));
       ratios.f.push(bundle['first/repeat']);
       console.error(
-        `  round ${round} ratios: ${(['a', 'c', 'd', 'e', 'g', 'h', 'i'] as const).map((k) => `(${k}) ${ratios[k].at(-1)!.toFixed(3)}`).join(', ')}`,
+        `  round ${round} ratios: ${(['a', 'c', 'd', 'e', 'e0', 'g', 'h', 'i'] as const).map((k) => `(${k}) ${ratios[k].at(-1)!.toFixed(3)}`).join(', ')}`,
       );
     }
 
@@ -406,6 +429,7 @@ async function main(): Promise<number> {
       row('(c) 1,000 just-published tracks', 'c', 'one warm track, next to it', '≥ 0.8', (x) => x >= 0.8),
       row('(d) 1,000 tracks, warm', 'd', 'one warm track, interleaved', '≥ 0.9', (x) => x >= 0.9),
       row('(e) 1,000 tracks, just started', 'e', 'one track, same instance', '≥ 0.8', (x) => x >= 0.8),
+      row('(e) the same, no start-up warm-up', 'e0', 'one track, same instance', '', () => true),
       row('(f) 5 MiB bundle, br: first GET', 'f', 'repeat GET', '≤ 1.2', (x) => x <= 1.2),
       row('(g) rollout at 50 %, 1,000 devices', 'g', 'bare node:http', '≥ 0.6', (x) => x >= 0.6),
       row('(h) 1,000 devices reporting', 'h', '(a)', '≥ 0.9', (x) => x >= 0.9),

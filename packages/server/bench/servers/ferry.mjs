@@ -27,6 +27,8 @@ const config = loadConfig({
   // The set-up and each round publish 1,000 releases within seconds; the release endpoints'
   // default limit (120 per minute per token) would answer most of them 429.
   RELEASE_RATE_LIMIT_PER_MINUTE: '1000000',
+  // (e) also starts instances without the start-up warm-up, to show what it changes.
+  ...(process.env.BENCH_WARM_UP ? { MANIFEST_WARM_UP_REQUESTS: process.env.BENCH_WARM_UP } : {}),
 });
 const app = await buildApp({ config });
 await app.listen({ port: Number(port), host: '127.0.0.1' });
