@@ -12,6 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../packages/server/src/signing/development-signing-key.js';
+import { clientHeaders } from '../../packages/server/test/support/expo-client.js';
+import { fileOf, publishRelease } from '../../packages/server/test/support/publisher.js';
+import type { TestServer } from '../../packages/server/test/support/test-server.js';
 import { REPO_ROOT } from '../../scripts/local-registry.js';
 import {
   cleanEnv,
@@ -86,21 +89,24 @@ describe('scripts/build-server-bundle.sh', () => {
     expect(result.stdout.trim()).toBe(version);
   });
 
+  const keys = path.join(work, 'keys');
+  const RELEASE_TOKEN = 'bundle-test-release-token-0123456789';
+  const production = () => ({
+    NODE_ENV: 'production',
+    FERRY_AREAS: 'ota',
+    DATA_DIR: path.join(work, 'production-data'),
+    OTA_RELEASE_TOKEN: RELEASE_TOKEN,
+    OTA_SIGNING_KEY_PATH: path.join(keys, 'private-key.pem'),
+    OTA_SIGNING_CERT_PATH: path.join(keys, 'certificate.pem'),
+    OBJECT_URL_SIGNING_SECRET: 'bundle-test-object-url-secret-0123456789',
+  });
+
   it('starts in production with the OTA variables alone, serves, and exits 0 on SIGTERM', async () => {
-    const keys = path.join(work, 'keys');
     fs.mkdirSync(keys);
     const signing = generateSigningKey('Ferry bundle test');
     fs.writeFileSync(path.join(keys, 'private-key.pem'), signing.privateKeyPem);
     fs.writeFileSync(path.join(keys, 'certificate.pem'), signing.certificatePem);
-    const { url, server } = await startBundle({
-      NODE_ENV: 'production',
-      FERRY_AREAS: 'ota',
-      DATA_DIR: path.join(work, 'production-data'),
-      OTA_RELEASE_TOKEN: 'bundle-test-release-token-0123456789',
-      OTA_SIGNING_KEY_PATH: path.join(keys, 'private-key.pem'),
-      OTA_SIGNING_CERT_PATH: path.join(keys, 'certificate.pem'),
-      OBJECT_URL_SIGNING_SECRET: 'bundle-test-object-url-secret-0123456789',
-    });
+    const { url, server } = await startBundle(production());
     expect(server.output()).toContain('areas: ota on, certificates off');
 
     const baseline = await fetch(
@@ -118,6 +124,35 @@ describe('scripts/build-server-bundle.sh', () => {
     expect(consolePage.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await consolePage.text()).toContain('<div id="root">');
 
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('restarted on a database with a release, warms its manifest path up before it listens, then serves it', async () => {
+    const first = await startBundle(production());
+    const authed = (route: string, init: RequestInit = {}) =>
+      fetch(first.url + route, {
+        ...init,
+        headers: { authorization: `Bearer ${RELEASE_TOKEN}`, 'content-type': 'application/json', ...init.headers },
+      });
+    const track = { channel: 'production', platform: 'android', runtimeVersion: 'bundle-1' } as const;
+    const launch = fileOf('console.log("bundle test");', 'application/javascript', '.bundle');
+    const { id } = await publishRelease({ url: first.url, authed } as unknown as TestServer, { ...track, launch });
+    first.server.child.kill('SIGTERM');
+    expect(await first.server.exited).toBe(0);
+
+    const { url, server } = await startBundle(production());
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const warmed = lines.findIndex((line) => line.msg === 'manifest path warmed up');
+    expect(lines[warmed]).toMatchObject({ sent: 2000, answered: 2000, stopped: false });
+    expect(warmed).toBeLessThan(lines.findIndex((line) => String(line.msg).startsWith('Server listening')));
+    const manifest = await fetch(`${url}/api/updates/manifest`, { headers: clientHeaders('expo', track) });
+    expect(manifest.status).toBe(200);
+    expect(await manifest.text()).toContain(`"id":"${id}"`);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
