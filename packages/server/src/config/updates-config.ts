@@ -30,7 +30,7 @@ export interface UpdatesConfig {
   manifestWarmUpRequests: number;
 }
 
-/** Enough for V8 to have optimised the manifest path (docs/benchmarks.md, run 27). */
+/** Enough for V8 to have optimised the manifest path, and two passes over 1,000 tracks (docs/benchmarks.md, runs 27–29). */
 export const MANIFEST_WARM_UP_DEFAULT = 2_000;
 
 const UpdatesEnv = z.object({
