@@ -362,7 +362,7 @@ async function main(): Promise<number> {
 
       // (e): pairs of slices, each on an instance started a moment before, the 1,000 tracks first
       // (the new process's first requests), then one track. Whole 10 s runs compared two moments
-      // of a VM whose speed moved by a third between them (run 28: 0.746–1.007).
+      // of a VM whose speed moved by a third between them (docs/benchmarks.md, run 28).
       // The same without the start-up warm-up (MANIFEST_WARM_UP_REQUESTS=0), alternating with it,
       // shows what the warm-up changes; the last start has it, as deployed, for (f).
       const restarted: Record<'e' | 'one' | 'cold' | 'coldOne', WrkResult[]> = {

@@ -100,16 +100,15 @@ const requestOf = (headers: Record<string, string>): string => {
  * Sends `requests` manifest requests over `tracks` to `listener` (the server's own request
  * handler, fast paths first) on a loopback server of its own, before the instance listens.
  *
- * Why: an instance that has just started runs its manifest path in V8's interpreter, and a
- * fleet's first requests then ran at half the rate of the next ones, with a p99 of 150–300 ms
- * (bench:manifest (e), docs/benchmarks.md). A few thousand requests of its own get the path
- * optimised before devices arrive. They go through a real socket and the same handler, so the
- * code is optimised for what devices send.
+ * Why: an instance that has just started runs its manifest path unoptimised, and a fleet's first
+ * seconds on it were slower, with a long tail (bench:manifest (e), docs/benchmarks.md, runs 27–29).
+ * A few thousand requests of its own get the path optimised before devices arrive. They go through
+ * a real socket and the same handler, so the code is optimised for what devices send.
  *
  * The client is a socket writing requests and framing answers by content-length, as wrk does:
  * node:http's client would run its parser callbacks and message classes, which the server shares,
- * on client traffic that devices never send, and fetch took about 1 ms of the process's time per
- * request (2,000 requests in 2.3 s on a 2-CPU VM) against about 0.3 ms through a socket.
+ * on client traffic that devices never send, and fetch cost several times as much of the
+ * process's time per request (docs/decisions.md).
  *
  * Nothing of a warm-up request is kept that a device could see: it carries no client id (no
  * device report, no rollout bucket), and the caller forgets the manifest metrics it counted.
