@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
 import { clientHeaders } from '../support/expo-client.js';
 import { sampleSum, scrape } from '../support/prometheus.js';
@@ -92,6 +93,40 @@ describeEachEngine('manifest warm-up at start-up', (engine) => {
     } finally {
       await byDefault.close();
       await off.close();
+    }
+  });
+
+  it('that fails is logged, and the instance starts and serves anyway with its metrics at zero', async () => {
+    // The warm-up's client connects with (port, '127.0.0.1'); nothing else in a start does.
+    const connect = net.connect.bind(net) as (...args: unknown[]) => net.Socket;
+    const refused = vi.spyOn(net, 'connect').mockImplementation(((...args: unknown[]) => {
+      if (typeof args[0] === 'number' && args[1] === '127.0.0.1') throw new Error('connect refused by the test');
+      return connect(...args);
+    }) as typeof net.connect);
+    let restarted: TestServer;
+    let attempts: number;
+    try {
+      restarted = await start({ MANIFEST_WARM_UP_REQUESTS: '30' });
+    } finally {
+      attempts = refused.mock.calls.length;
+      refused.mockRestore();
+    }
+    try {
+      expect(attempts).toBeGreaterThan(0);
+      const warning = restarted.logs
+        .entries()
+        .find((entry) => entry.msg === 'could not warm up the manifest path; the first requests run it cold');
+      expect(warning).toMatchObject({ level: 40, err: { message: 'connect refused by the test' } });
+      expect(restarted.logs.text).not.toContain('manifest path warmed up');
+      const answer = await fetch(`${restarted.url}/api/updates/manifest`, {
+        headers: clientHeaders('expo', tracks[2]!),
+      });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain(`"id":"${heads[2]}"`);
+      const metrics = await scrape(`${restarted.url}/metrics`, METRICS_TOKEN);
+      expect(sampleSum(metrics, 'ferry_manifest_requests_total')).toBe(1);
+    } finally {
+      await restarted.close();
     }
   });
 

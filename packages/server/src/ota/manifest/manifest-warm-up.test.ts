@@ -1,5 +1,6 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import net from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
 import { type WarmedTrack, warmUpHeaders, warmUpManifestPath } from './manifest-warm-up.js';
 
 const tracks: WarmedTrack[] = [
@@ -91,6 +92,21 @@ describe('warmUpManifestPath', () => {
     expect(result.sent).toBe(32);
     expect(seen).toHaveLength(32);
     expect(seen.every((request) => request.socket.destroyed)).toBe(true);
+  });
+
+  it('closes its loopback server when it cannot connect to it', async () => {
+    const made = vi.spyOn(http, 'createServer');
+    const refused = vi.spyOn(net, 'connect').mockImplementation(() => {
+      throw new Error('connect refused by the test');
+    });
+    try {
+      await expect(warmUpManifestPath(recording().listener, tracks, 10)).rejects.toThrow('connect refused by the test');
+      const server = made.mock.results[0]?.value as http.Server;
+      expect(server.listening).toBe(false);
+    } finally {
+      refused.mockRestore();
+      made.mockRestore();
+    }
   });
 
   it('fails with a clear error on an answer it cannot frame (no content-length)', async () => {

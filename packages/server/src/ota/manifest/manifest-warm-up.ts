@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import http, { type RequestListener } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import type { Track } from '@ferry/contracts';
+import { MANIFEST_PROTOCOL_VERSION, MANIFEST_SIGNATURE_ALGORITHM, manifestHeaders, type Track } from '@ferry/contracts';
 
 /** A track the instance loaded at start-up, and the id of the entry it serves. */
 export interface WarmedTrack {
@@ -13,6 +13,8 @@ export interface WarmedTrack {
 /** Connections the warm-up keeps busy: as many requests in flight as a few dozen devices. */
 const CONNECTIONS = 32;
 const MANIFEST_PATH = '/api/updates/manifest';
+/** expo-updates' header names: the clients of a fleet. */
+const EXPO = manifestHeaders('expo');
 /** A safety net: a warm-up that has not finished by then stops, and the instance starts anyway. */
 export const WARM_UP_DEADLINE_MS = 10_000;
 
@@ -32,13 +34,13 @@ export function warmUpHeaders(
   const upToDate = Math.floor(index / tracks.length) % 2 === 1;
   return {
     accept: 'multipart/mixed,application/expo+json,application/json',
-    'expo-protocol-version': '1',
-    'expo-platform': track.platform,
-    'expo-runtime-version': track.runtimeVersion,
-    'expo-channel-name': track.channel,
-    'expo-expect-signature': 'sig, keyid="main", alg="rsa-v1_5-sha256"',
-    'expo-current-update-id': upToDate ? headId : embeddedId,
-    'expo-embedded-update-id': embeddedId,
+    [EXPO.protocolVersion]: MANIFEST_PROTOCOL_VERSION,
+    [EXPO.platform]: track.platform,
+    [EXPO.runtimeVersion]: track.runtimeVersion,
+    [EXPO.channel]: track.channel,
+    [EXPO.expectSignature]: `sig, keyid="main", alg="${MANIFEST_SIGNATURE_ALGORITHM}"`,
+    [EXPO.currentUpdateId]: upToDate ? headId : embeddedId,
+    [EXPO.embeddedUpdateId]: embeddedId,
   };
 }
 
@@ -134,13 +136,15 @@ export async function warmUpManifestPath(
   const count = (status: number) => {
     if (status === 200) answered++;
   };
-  const sockets = Array.from({ length: Math.min(CONNECTIONS, requests) }, () => net.connect(port, '127.0.0.1'));
+  const sockets: net.Socket[] = [];
   // One listener for all the sockets: one each would pass the signal's listener limit (a warning).
   const stop = () => {
     for (const socket of sockets) socket.destroy();
   };
   deadline.addEventListener('abort', stop, { once: true });
   try {
+    // Inside the try: a connect that throws must still close the loopback server.
+    for (let i = 0; i < Math.min(CONNECTIONS, requests); i++) sockets.push(net.connect(port, '127.0.0.1'));
     await Promise.all(sockets.map((socket) => connection(socket, next, count)));
   } finally {
     deadline.removeEventListener('abort', stop);
