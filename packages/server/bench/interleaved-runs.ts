@@ -56,6 +56,9 @@ export interface Interleaved extends WrkResult {
   slices: WrkResult[];
 }
 
+/** Slices of one case, with their combination. */
+export const interleavedOf = (slices: WrkResult[]): Interleaved => ({ ...combine(slices), slices });
+
 /** Runs every case for `seconds` in total, in interleaved slices; `reverse` starts with the reverse order. */
 export async function interleave<K extends string>(
   cases: Record<K, Run>,
@@ -69,10 +72,7 @@ export async function interleave<K extends string>(
     const order = (slice % 2 === 1) !== reverse ? [...keys].reverse() : keys;
     for (const k of order) results.get(k)!.push(await cases[k](sliceSeconds));
   }
-  return Object.fromEntries(keys.map((k) => [k, { ...combine(results.get(k)!), slices: results.get(k)! }])) as Record<
-    K,
-    Interleaved
-  >;
+  return Object.fromEntries(keys.map((k) => [k, interleavedOf(results.get(k)!)])) as Record<K, Interleaved>;
 }
 
 /**

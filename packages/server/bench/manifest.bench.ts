@@ -73,7 +73,7 @@ import pLimit from 'p-limit';
 import { freePort } from '../../../scripts/free-port.js';
 import { median, printTable } from './bench-stats.js';
 import { curlAvailable, curlDownload, type Download } from './curl-download.js';
-import { combine, interleave, type Run, sliceRatio, slicesOf } from './interleaved-runs.js';
+import { interleave, interleavedOf, type Run, sliceRatio, slicesOf } from './interleaved-runs.js';
 import { buildServer, type Server, startServer, stopServer, writeSigningKey } from './manifest-servers.js';
 import { createViewerToken, openConsoles } from './open-consoles.js';
 import { type File, fileOf, get, javascriptBundle, Publisher } from './publish-over-http.js';
@@ -379,10 +379,14 @@ async function main(): Promise<number> {
         restarted[warm ? 'e' : 'cold'].push(await measure(ferry, SPREAD, TRACKS)(sliceSeconds));
         restarted[warm ? 'one' : 'coldOne'].push(await measure(ferry, SINGLE, 1)(sliceSeconds));
       }
-      const e = report('(e) Ferry restarted, 1,000', combine(restarted.e));
-      const eBase = report('(e) baseline: restarted, one track', combine(restarted.one));
-      const cold = report('(e) without warm-up, 1,000', combine(restarted.cold));
-      report('(e) without warm-up, one track', combine(restarted.coldOne));
+      const e = interleavedOf(restarted.e);
+      const eBase = interleavedOf(restarted.one);
+      const cold = interleavedOf(restarted.cold);
+      const coldOne = interleavedOf(restarted.coldOne);
+      report('(e) Ferry restarted, 1,000', e);
+      report('(e) baseline: restarted, one track', eBase);
+      report('(e) without warm-up, 1,000', cold);
+      report('(e) without warm-up, one track', coldOne);
 
       const bundle = await bundleRound(publisher, round, images, warmBundleUrl);
       bundles.push(bundle);
@@ -398,8 +402,8 @@ async function main(): Promise<number> {
       ratios.b.push(sliceRatio(one.b, one.base));
       ratios.c.push(c.rps / oneTrack.rps);
       ratios.d.push(sliceRatio(near.d, near.one));
-      ratios.e.push(sliceRatio({ ...e, slices: restarted.e }, { ...eBase, slices: restarted.one }));
-      ratios.e0.push(sliceRatio({ ...cold, slices: restarted.cold }, { ...cold, slices: restarted.coldOne }));
+      ratios.e.push(sliceRatio(e, eBase));
+      ratios.e0.push(sliceRatio(cold, coldOne));
       ratios.f.push(bundle['first/repeat']);
       console.error(
         `  round ${round} ratios: ${(['a', 'c', 'd', 'e', 'e0', 'g', 'h', 'i'] as const).map((k) => `(${k}) ${ratios[k].at(-1)!.toFixed(3)}`).join(', ')}`,
