@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -197,10 +196,9 @@ export class AssetDelivery {
     const known = this.hot.get(key);
     if (known) return Promise.resolve(known);
     return this.reading.run(key, async () => {
-      const opened = await this.store.get(key);
-      if (!opened) return undefined;
-      const bytes = await buffer(opened.body);
-      this.hot.set(key, bytes);
+      // Read whole into one buffer (ObjectStore.read): the buffer every device is then sent from.
+      const bytes = (await this.store.read(key))?.bytes;
+      if (bytes) this.hot.set(key, bytes);
       return bytes;
     });
   }

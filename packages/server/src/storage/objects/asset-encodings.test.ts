@@ -65,7 +65,7 @@ describe('AssetEncodings', () => {
     expect(warnings).toHaveLength(1);
     expect(await encodings.find(KEY, (await store.head(KEY))!, 'br')).toBeUndefined();
 
-    const gets = vi.spyOn(store, 'get');
+    const reads = vi.spyOn(store, 'read');
     encodings.prepareLater(KEY);
     encodings.prepareLater(KEY);
     // Joins the background attempt the first request started.
@@ -74,7 +74,7 @@ describe('AssetEncodings', () => {
     await encodings.prepare(KEY);
     // One background attempt for three requests, none for the fourth (within the minute), and the
     // last explicit prepare; each attempt stopped at its first write (br).
-    expect(gets).toHaveBeenCalledTimes(2);
+    expect(reads).toHaveBeenCalledTimes(2);
     expect(puts).toHaveBeenCalledTimes(3);
     expect(warnings).toHaveLength(3);
   });

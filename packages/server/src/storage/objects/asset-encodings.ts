@@ -1,4 +1,3 @@
-import { buffer } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
@@ -107,11 +106,10 @@ export class AssetEncodings {
       if (!(await this.find(key, source, encoding))) missing.push(encoding);
     }
     if (missing.length === 0) return;
-    const opened = await this.store.get(key);
+    const opened = await this.store.read(key);
     if (!opened || opened.etag !== source.etag) return;
-    const body = await buffer(opened.body);
     for (const encoding of missing) {
-      await this.store.put(encodedKey(key, source, encoding), await compress(body, encoding), {
+      await this.store.put(encodedKey(key, source, encoding), await compress(opened.bytes, encoding), {
         contentType: source.contentType,
       });
     }

@@ -45,6 +45,10 @@ export class LocalObjectStore implements ObjectStore {
     return this.reader.get(key);
   }
 
+  read(key: string): Promise<(StoredObject & { bytes: Buffer }) | undefined> {
+    return this.reader.read(key);
+  }
+
   put(key: string, body: Buffer, meta: { contentType: string }): Promise<void> {
     return this.writer.put(key, body, meta);
   }

@@ -79,6 +79,12 @@ export interface ObjectStore {
   head(key: string): Promise<StoredObject | undefined>;
   /** Opens an object for reading; undefined when it does not exist. */
   get(key: string): Promise<(StoredObject & { body: Readable }) | undefined>;
+  /**
+   * The whole object in one buffer, for objects a caller keeps in memory or processes whole (an
+   * asset served from memory, compressed at upload); undefined when it does not exist. The bytes
+   * are read into that buffer, not gathered from a stream's chunks and copied.
+   */
+  read(key: string): Promise<(StoredObject & { bytes: Buffer }) | undefined>;
   /** Removes an object; deleting a key that holds nothing is not an error. */
   delete(key: string): Promise<void>;
   /**

@@ -113,6 +113,26 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  async read(key: string): Promise<(StoredObject & { bytes: Buffer }) | undefined> {
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }),
+      );
+      // The SDK's own collector: the response's chunks into one array.
+      const array = (await out.Body?.transformToByteArray()) ?? new Uint8Array();
+      return {
+        key,
+        size: array.byteLength,
+        contentType: out.ContentType ?? 'application/octet-stream',
+        etag: out.ETag ?? '""',
+        bytes: Buffer.from(array.buffer, array.byteOffset, array.byteLength),
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
   async put(key: string, body: Buffer, meta: { contentType: string }): Promise<void> {
     // A single-part upload's ETag is the MD5 of its bytes: identical content is not sent again.
     const md5 = createHash('md5').update(body).digest('hex');

@@ -93,10 +93,27 @@ export function describeObjectStoreContract(adapter: AdapterName): void {
       expect(sha256(await readAll(got!.body))).toBe(sha256(body));
     });
 
+    it('reads an object whole into one buffer, with what head says of it', async () => {
+      const { store } = ctx();
+      const key = freshKey();
+      // Larger than one read of the local store and than one chunk of an HTTP body.
+      const body = randomBytes(1_300_000);
+      await store.put(key, body, { contentType: 'application/javascript' });
+      const head = await store.head(key);
+      const read = await store.read(key);
+      expect(read).toMatchObject({ key, size: body.length, contentType: 'application/javascript', etag: head?.etag });
+      expect(read!.bytes.equals(body)).toBe(true);
+      // A small object (the local store's synchronous path in get) reads the same way.
+      const small = freshKey().replace(/\.bin$/, '.pdf');
+      await store.put(small, Buffer.from('%PDF-1.4 small'), { contentType: 'application/pdf' });
+      expect((await store.read(small))?.bytes.toString()).toBe('%PDF-1.4 small');
+    });
+
     it('answers undefined for a key that does not exist', async () => {
       const { store } = ctx();
       expect(await store.head(freshKey())).toBeUndefined();
       expect(await store.get(freshKey())).toBeUndefined();
+      expect(await store.read(freshKey())).toBeUndefined();
     });
 
     it('writing identical content again changes nothing', async () => {
@@ -164,6 +181,7 @@ export function describeObjectStoreContract(adapter: AdapterName): void {
           () => store.put(key, Buffer.from('x'), { contentType: 'text/plain' }),
           () => store.head(key),
           () => store.get(key),
+          () => store.read(key),
           () => store.delete(key),
           () => store.signedGetUrl(key, 60),
           () => store.signedPutUrl(key, { contentType: 'text/plain', ttlSeconds: 60 }),
