@@ -68,9 +68,9 @@ export class LocalObjectReader {
 
   /**
    * The whole object, read into one buffer of its size by the kernel (FileHandle.readFile), from
-   * one descriptor as `get` does. Gathering a stream's chunks and copying them costs two more
-   * copies of the bytes, and on the VMs measured, memory only user code had written was about
-   * twice as slow to send the first time as memory the kernel had written (docs/benchmarks.md).
+   * one descriptor as `get` does. Gathering a stream's chunks costs two more copies of the bytes,
+   * and a buffer only user code had written was slower to send the first time than one the kernel
+   * had read the file into (bench:manifest (f), docs/benchmarks.md run 32).
    */
   async read(key: string): Promise<(StoredObject & { bytes: Buffer }) | undefined> {
     let handle: fs.promises.FileHandle;

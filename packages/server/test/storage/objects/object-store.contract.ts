@@ -103,7 +103,7 @@ export function describeObjectStoreContract(adapter: AdapterName): void {
       const read = await store.read(key);
       expect(read).toMatchObject({ key, size: body.length, contentType: 'application/javascript', etag: head?.etag });
       expect(read!.bytes.equals(body)).toBe(true);
-      // A small object (the local store's synchronous path in get) reads the same way.
+      // A small object whose key names its type, which the local store writes another way, too.
       const small = freshKey().replace(/\.bin$/, '.pdf');
       await store.put(small, Buffer.from('%PDF-1.4 small'), { contentType: 'application/pdf' });
       expect((await store.read(small))?.bytes.toString()).toBe('%PDF-1.4 small');
