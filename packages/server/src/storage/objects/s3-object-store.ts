@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -27,6 +28,17 @@ const isNotFound = (error: unknown): boolean => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.$metadata?.httpStatusCode === 404 || e?.name === 'NotFound' || e?.name === 'NoSuchKey';
 };
+
+/** What a HeadObject or GetObject response says of the object. */
+const storedObjectOf = (
+  key: string,
+  out: { ContentLength?: number; ContentType?: string; ETag?: string },
+): StoredObject => ({
+  key,
+  size: out.ContentLength ?? 0,
+  contentType: out.ContentType ?? 'application/octet-stream',
+  etag: out.ETag ?? '""',
+});
 
 const clampTtl = (ttlSeconds: number) => Math.min(Math.max(Math.floor(ttlSeconds), 1), MAX_SIGNED_URL_TTL_SECONDS);
 
@@ -82,12 +94,7 @@ export class S3ObjectStore implements ObjectStore {
       const out = await this.client.send(
         new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }),
       );
-      return {
-        key,
-        size: out.ContentLength ?? 0,
-        contentType: out.ContentType ?? 'application/octet-stream',
-        etag: out.ETag ?? '""',
-      };
+      return storedObjectOf(key, out);
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -95,38 +102,24 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async get(key: string): Promise<(StoredObject & { body: Readable }) | undefined> {
-    try {
-      const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }),
-      );
-      const body = out.Body instanceof Readable ? out.Body : Readable.from([]);
-      return {
-        key,
-        size: out.ContentLength ?? 0,
-        contentType: out.ContentType ?? 'application/octet-stream',
-        etag: out.ETag ?? '""',
-        body,
-      };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    const out = await this.getObject(key);
+    if (!out) return undefined;
+    return { ...storedObjectOf(key, out), body: out.Body instanceof Readable ? out.Body : Readable.from([]) };
   }
 
   async read(key: string): Promise<(StoredObject & { bytes: Buffer }) | undefined> {
+    const out = await this.getObject(key);
+    if (!out) return undefined;
+    // The SDK's own collector: the response's chunks into one array.
+    const array = (await out.Body?.transformToByteArray()) ?? new Uint8Array();
+    const bytes = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+    return { ...storedObjectOf(key, out), size: bytes.length, bytes };
+  }
+
+  /** The GetObject response, or undefined when the object does not exist. */
+  private async getObject(key: string): Promise<GetObjectCommandOutput | undefined> {
     try {
-      const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }),
-      );
-      // The SDK's own collector: the response's chunks into one array.
-      const array = (await out.Body?.transformToByteArray()) ?? new Uint8Array();
-      return {
-        key,
-        size: array.byteLength,
-        contentType: out.ContentType ?? 'application/octet-stream',
-        etag: out.ETag ?? '""',
-        bytes: Buffer.from(array.buffer, array.byteOffset, array.byteLength),
-      };
+      return await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.bucketKey(key) }));
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
