@@ -56,3 +56,23 @@ it('a deferred fast path answers when its promise settles, or hands the request 
   expect(await get('/declined')).toBe('fastify');
   expect(await get('/failed')).toBe('fastify');
 });
+
+it('routes a crowd that arrived in one turn a share per turn, every request in the end, in order', async () => {
+  const paths = new FastPaths();
+  const routed: number[] = [];
+  const server = paths.serverFactory(
+    (request) => {
+      routed.push(Number(request.url?.slice(1)));
+    },
+    { keepAliveTimeout: 5_000, requestTimeout: 0, connectionTimeout: 0, maxRequestsPerSocket: 0 },
+  ) as http.Server;
+  servers.push(server);
+  // The listener as node:http calls it, 300 times in one turn, as for a crowd's requests.
+  const crowd = 300;
+  for (let i = 0; i < crowd; i++) paths.listener!({ url: `/${i}` } as http.IncomingMessage, {} as http.ServerResponse);
+  const inFirstTurn = routed.length;
+  expect(inFirstTurn).toBeGreaterThan(0);
+  expect(inFirstTurn).toBeLessThan(crowd);
+  await expect.poll(() => routed.length).toBe(crowd);
+  expect(routed).toEqual(Array.from({ length: crowd }, (_, i) => i));
+});

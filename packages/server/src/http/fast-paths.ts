@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
+import { TurnBudget, TurnPacer } from '../turn-pacer.js';
 
 /**
  * Answers a request before Fastify routes it, or returns false (having written nothing) to leave it
@@ -7,6 +8,16 @@ import type { FastifyServerFactory } from 'fastify';
  * request to Fastify then, provided nothing was written.
  */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+
+/**
+ * Requests handed to Fastify in one turn of the event loop before the rest wait for later turns, a
+ * pacer's slice per turn. Node parses every request that arrived in a turn before the loop moves
+ * on, and without this Fastify would route each of them in that same turn: a crowd of devices
+ * asking for a new bundle at once held the loop through every request's hooks and handler
+ * (docs/decisions.md, "Fastify routes at most 64 requests per turn"). Steady traffic on up to 64
+ * connections is still routed in the turn it arrives in, as the manifest fast path answers it.
+ */
+const ROUTED_PER_TURN = 64;
 
 /**
  * Requests answered before Fastify's routing and hooks. Only for an answer that needs nothing
@@ -17,6 +28,8 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
  */
 export class FastPaths {
   private readonly paths: FastPath[] = [];
+  private readonly routed = new TurnBudget(ROUTED_PER_TURN);
+  private readonly pacer = new TurnPacer();
   /** The server's request handler (fast paths, then Fastify), once the server is made: the start-up warm-up sends through it. */
   listener: http.RequestListener | undefined;
 
@@ -42,13 +55,19 @@ export class FastPaths {
       if (taken === true) return;
       if (taken !== false) {
         const handOver = () => {
-          if (!response.headersSent) fastify();
+          if (!response.headersSent) this.route(fastify);
         };
         taken.then((done) => (done ? undefined : handOver()), handOver);
         return;
       }
     }
-    fastify();
+    this.route(fastify);
+  }
+
+  /** Hands a request to Fastify now, or in a later turn when this one has routed its share (ROUTED_PER_TURN). */
+  private route(fastify: () => void): void {
+    if (this.routed.take()) fastify();
+    else void this.pacer.turn().then(fastify);
   }
 
   /** The HTTP/1 server Fastify would make (same timeouts), with the fast paths in front of it. */

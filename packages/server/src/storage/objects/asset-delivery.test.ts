@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { etagFor, etagMatches, negotiateEncoding } from './asset-delivery.js';
+import { WAKE_SLICE } from '../../single-flight.js';
+import { TurnPacer } from '../../turn-pacer.js';
+import { etagFor, etagMatches, negotiateEncoding, slicesOf } from './asset-delivery.js';
 import { isCompressible } from './asset-encodings.js';
 
 describe('negotiateEncoding', () => {
@@ -50,5 +52,49 @@ describe('isCompressible', () => {
     ['application/javascript', 100 * 1024 * 1024, false],
   ])('%s of %d bytes → %s', (contentType, size, expected) => {
     expect(isCompressible({ contentType, size })).toBe(expected);
+  });
+});
+
+describe('slicesOf', () => {
+  it('gives the buffer whole, as 64 KiB views, counting each as it is handed on', async () => {
+    const bytes = Buffer.from(Array.from({ length: 150 * 1024 }, (_, i) => i % 251));
+    let counted = 0;
+    const slices: Buffer[] = [];
+    for await (const slice of slicesOf(
+      bytes,
+      (n) => (counted += n),
+      () => Promise.resolve(),
+    ))
+      slices.push(slice);
+    expect(slices.map((slice) => slice.length)).toEqual([65536, 65536, 22528]);
+    expect(Buffer.concat(slices).equals(bytes)).toBe(true);
+    expect(counted).toBe(bytes.length);
+  });
+
+  it('hands on at most one pacer slice per turn across every download under way, however many there are', async () => {
+    const pacer = new TurnPacer();
+    const downloads = 200;
+    const bytes = Buffer.alloc(4 * 64 * 1024);
+    let handedOn = 0;
+    const perTurn: number[] = [];
+    const all = Promise.all(
+      Array.from({ length: downloads }, async () => {
+        for await (const _ of slicesOf(
+          bytes,
+          () => handedOn++,
+          () => pacer.turn(),
+        ));
+      }),
+    );
+    let done = false;
+    void all.then(() => (done = true));
+    // Each download's first slice goes at once; every later one waits for the shared pacer.
+    while (!done) {
+      const before = handedOn;
+      await new Promise((resolve) => setImmediate(resolve));
+      perTurn.push(handedOn - before);
+    }
+    expect(handedOn).toBe(downloads * 4);
+    expect(Math.max(...perTurn.slice(1))).toBeLessThanOrEqual(WAKE_SLICE);
   });
 });

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
@@ -33,13 +32,20 @@ export type ContentEncoding = CompressedEncoding | 'identity';
 const SEND_SLICE_BYTES = 64 * 1024;
 
 /**
- * The buffer as views of SEND_SLICE_BYTES, one per turn of the event loop. A loopback or LAN
- * socket takes megabytes at once, so without the pause each of a crowd's downloads would be copied
- * whole into the kernel in the turn its request arrived (270 ms for 500 of 1.3 MB).
+ * The buffer as views of SEND_SLICE_BYTES, each after the first let through by `pace`: the
+ * TurnPacer every download from memory shares. A loopback or LAN socket takes megabytes at once,
+ * so without a pause a crowd's downloads would be copied whole into the kernel in the turn their
+ * requests arrived; with a pause per download only, every download under way would still hand on
+ * its next slice in the same turn. Shared, a turn hands on at most a pacer's slice of them,
+ * however many devices are downloading (docs/decisions.md, "Served assets are kept in memory").
  */
-async function* slicesOf(bytes: Buffer, sent: (bytes: number) => void): AsyncGenerator<Buffer> {
+export async function* slicesOf(
+  bytes: Buffer,
+  sent: (bytes: number) => void,
+  pace: () => Promise<void>,
+): AsyncGenerator<Buffer> {
   for (let offset = 0; offset < bytes.length; offset += SEND_SLICE_BYTES) {
-    if (offset > 0) await nextTurn();
+    if (offset > 0) await pace();
     const slice = bytes.subarray(offset, offset + SEND_SLICE_BYTES);
     sent(slice.length);
     yield slice;
@@ -118,8 +124,12 @@ export class AssetDelivery {
     sizeCalculation: (bytes) => Math.max(1, bytes.length),
   });
   private readonly reading = new SingleFlight<string, Buffer | undefined>();
-  /** Sends from memory start a slice of requests per turn, however many arrived at once. */
+  /**
+   * Sends from memory start, and hand on each further slice of their bytes, a pacer's slice per
+   * turn, however many devices are downloading at once.
+   */
   private readonly pacer = new TurnPacer();
+  private readonly pace = () => this.pacer.turn();
   /**
    * Lookups under way: a crowd asking for a new asset at once costs one lookup, not one each, and
    * is woken a slice per event-loop turn.
@@ -169,8 +179,8 @@ export class AssetDelivery {
       const bytes = await this.bytesOf(representation.key);
       if (!bytes) throw new AssetNotFound();
       await this.pacer.turn();
-      // Views of the one buffer, a slice per turn (slicesOf).
-      return reply.send(Readable.from(slicesOf(bytes, sent), { objectMode: false }));
+      // Views of the one buffer, each slice after the first let through by the same pacer (slicesOf).
+      return reply.send(Readable.from(slicesOf(bytes, sent, this.pace), { objectMode: false }));
     }
     const opened = await this.store.get(representation.key);
     if (!opened) throw new AssetNotFound();
