@@ -5,12 +5,18 @@ import { HANG_GUARD_MS } from './test/support/hang-guard.cjs';
 // condition), so a test never runs against a stale dist/; installed packages use dist/.
 const SOURCE = '@ferry/source';
 
+/**
+ * Files that measure how long the server held its event loop under a crowd (an upper bound the
+ * spec sets). They run after everything else, alone, so another test file never shares the cores
+ * with the process they measure.
+ */
+const MEASURED_ALONE = ['packages/server/test/ota/release-day.test.ts'];
+
 export default defineConfig({
   // Node's own conditions otherwise: Vite's server defaults add `module`, which loads ESM builds
   // some dependencies (@aws-sdk/*) do not mean for Node.
   ssr: { resolve: { conditions: [SOURCE, 'node', 'development|production'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     // A hang guard, not a speed requirement (test/support/hang-guard.cjs): tests wait on events and
     // readiness, so a loaded machine makes them slower, never failing. expect.poll() likewise waits
     // until its condition holds; pass no `timeout` to it.
@@ -20,5 +26,28 @@ export default defineConfig({
     // PostgreSQL-backed suites create their own databases, so files can run in parallel.
     pool: 'forks',
     reporters: ['default', './test/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'ferry',
+          include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...MEASURED_ALONE],
+          // One worker per core. Vitest's own default keeps a core for itself (cores - 1), which on
+          // a 2-core machine runs every file one after another, each mostly loading modules on one
+          // core (docs/decisions.md, "npm test uses every core").
+          maxWorkers: '100%',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'measured alone',
+          include: MEASURED_ALONE,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
