@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { HANG_GUARD_MS } from './test/support/hang-guard.cjs';
 
 // Workspace packages resolve to their TypeScript sources under test (the `@ferry/source` export
@@ -32,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'ferry',
           include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...MEASURED_ALONE],
+          exclude: [...configDefaults.exclude, ...MEASURED_ALONE],
           // One worker per core. Vitest's own default keeps a core for itself (cores - 1), which on
           // a 2-core machine runs every file one after another, each mostly loading modules on one
           // core (docs/decisions.md, "npm test uses every core").
