@@ -1,8 +1,11 @@
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { WAKE_SLICE } from '../../single-flight.js';
 import { TurnPacer } from '../../turn-pacer.js';
-import { etagFor, etagMatches, negotiateEncoding, slicesOf } from './asset-delivery.js';
-import { isCompressible } from './asset-encodings.js';
+import { AssetDelivery, etagFor, etagMatches, negotiateEncoding, slicesOf } from './asset-delivery.js';
+import { type AssetEncodings, isCompressible } from './asset-encodings.js';
+import type { ObjectStore } from './object-store.js';
 
 describe('negotiateEncoding', () => {
   it.each([
@@ -96,5 +99,42 @@ describe('slicesOf', () => {
     }
     expect(handedOn).toBe(downloads * 4);
     expect(Math.max(...perTurn.slice(1))).toBeLessThanOrEqual(WAKE_SLICE);
+  });
+});
+
+describe('AssetDelivery', () => {
+  it('sends every download from memory through one pacer: after the first views, a turn hands on at most a pacer slice', async () => {
+    const bytes = Buffer.alloc(4 * 64 * 1024, 7);
+    // Not compressible, so only the identity form is asked for and no encoding is involved.
+    const object = { key: 'updates/a/asset', size: bytes.length, contentType: 'image/png', etag: '"e"' };
+    const store = { head: async () => object, read: async () => ({ ...object, bytes }) } as unknown as ObjectStore;
+    const delivery = new AssetDelivery(store, {} as AssetEncodings);
+    const request = { headers: {}, method: 'GET' } as FastifyRequest;
+    const replyStub = () => {
+      const reply = { header: () => reply, code: () => reply, send: (body: unknown) => body };
+      return reply as unknown as FastifyReply;
+    };
+    const downloads = 200;
+    const bodies = (await Promise.all(
+      Array.from({ length: downloads }, () => delivery.serve(object.key, request, replyStub())),
+    )) as unknown as Readable[];
+
+    let received = 0;
+    const all = Promise.all(
+      bodies.map(async (body) => {
+        for await (const chunk of body) received += (chunk as Buffer).length;
+      }),
+    );
+    let done = false;
+    void all.then(() => (done = true));
+    const viewsPerTurn: number[] = [];
+    while (!done) {
+      const before = received;
+      await new Promise((resolve) => setImmediate(resolve));
+      viewsPerTurn.push((received - before) / (64 * 1024));
+    }
+    expect(received).toBe(downloads * bytes.length);
+    // The first turn carries every download's first view; each later view waits for the shared pacer.
+    expect(Math.max(...viewsPerTurn.slice(1))).toBeLessThanOrEqual(WAKE_SLICE);
   });
 });
