@@ -1,4 +1,5 @@
 import type { ManifestNamespace, ManifestRequest } from '@ferry/contracts';
+import { runningUpdateOf } from '../reports/running-update.js';
 import { manifestAnswer } from './manifest-answer.js';
 import { KeptSlot } from './manifest-cache.js';
 import type { ManifestFormat } from './manifest-format.js';
@@ -22,6 +23,8 @@ export class RememberedRequest extends KeptSlot {
   /** The request's platform and channel (the metrics' labels), here so an answer reads no other object. */
   readonly platform: string;
   readonly channel: string;
+  /** The release the device says it runs (runningUpdateOf), for its device report. */
+  readonly runningUpdateId: string | undefined;
   /** The outcome, when the slot's entry gives every device the same one (no rollout choosing). */
   outcome: ManifestOutcome | undefined = undefined;
   private answered: ManifestOutcome | undefined = undefined;
@@ -38,6 +41,7 @@ export class RememberedRequest extends KeptSlot {
     super();
     this.platform = request.platform;
     this.channel = request.channel;
+    this.runningUpdateId = runningUpdateOf(request);
   }
 
   override release(): void {

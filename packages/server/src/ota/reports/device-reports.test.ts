@@ -3,16 +3,13 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { DeviceReports, failedUpdateIds } from './device-reports.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
+import { runningUpdateOf } from './running-update.js';
 
 const RELEASE = '11111111-2222-4333-8444-555555555555';
 const OTHER = '99999999-2222-4333-8444-555555555555';
-const request = (currentUpdateId?: string, embeddedUpdateId?: string) => ({
-  platform: 'ios' as const,
-  runtimeVersion: '1',
-  channel: 'production' as const,
-  currentUpdateId,
-  embeddedUpdateId,
-});
+/** What a check's headers say the device runs, as the manifest path hands it to observe. */
+const running = (currentUpdateId?: string, embeddedUpdateId?: string) =>
+  runningUpdateOf({ currentUpdateId, embeddedUpdateId });
 
 function fakeStore(known: string[] = [RELEASE]) {
   const checks: CheckReport[] = [];
@@ -33,11 +30,12 @@ function fakeStore(known: string[] = [RELEASE]) {
   return { store, checks, failures, writes: () => writes };
 }
 
-const reportsOver = (store: ReportStore, halted: string[] = []) =>
+const reportsOver = (store: ReportStore, halted: string[] = [], now?: () => number) =>
   new DeviceReports({
     store,
     rollouts: { haltable: async () => [], halt: async (id) => (halted.push(id), true) },
     log: pino({ level: 'silent' }),
+    now,
   });
 
 describe('failedUpdateIds', () => {
@@ -56,12 +54,12 @@ describe('DeviceReports', () => {
     const { store, checks, failures } = fakeStore();
     const reports = reportsOver(store);
     const device = randomUUID();
-    for (let i = 0; i < 3; i++) reports.observe({ 'eas-client-id': device }, request(RELEASE));
-    reports.observe({ 'eas-client-id': randomUUID() }, request(OTHER));
-    reports.observe({}, request(RELEASE));
-    reports.observe({ 'eas-client-id': randomUUID() }, request(RELEASE, RELEASE)); // on its embedded update
-    reports.observe({ 'eas-client-id': device, 'expo-recent-failed-update-ids': `"${RELEASE}"` }, request());
-    reports.observe({ 'eas-client-id': device, 'expo-fatal-error': 'boom' }, request(RELEASE));
+    for (let i = 0; i < 3; i++) reports.observe({ 'eas-client-id': device }, running(RELEASE));
+    reports.observe({ 'eas-client-id': randomUUID() }, running(OTHER));
+    reports.observe({}, running(RELEASE));
+    reports.observe({ 'eas-client-id': randomUUID() }, running(RELEASE, RELEASE)); // on its embedded update
+    reports.observe({ 'eas-client-id': device, 'expo-recent-failed-update-ids': `"${RELEASE}"` }, running());
+    reports.observe({ 'eas-client-id': device, 'expo-fatal-error': 'boom' }, running(RELEASE));
     await reports.flush();
     expect(checks).toEqual([
       {
@@ -76,14 +74,44 @@ describe('DeviceReports', () => {
   });
 
   it('writes a device that keeps checking again only after an hour', async () => {
-    const { store, checks } = fakeStore();
-    const reports = reportsOver(store);
+    const { store, checks } = fakeStore([RELEASE, OTHER]);
+    let now = 1_000_000;
+    const reports = reportsOver(store, [], () => now);
     const device = randomUUID();
-    reports.observe({ 'eas-client-id': device }, request(RELEASE));
+    const check = (update: string) => reports.observe({ 'eas-client-id': device }, running(update));
+    check(RELEASE);
     await reports.flush();
-    reports.observe({ 'eas-client-id': device }, request(RELEASE));
+    now += 60 * 60 * 1000 - 1;
+    check(RELEASE);
     await reports.flush();
     expect(checks).toHaveLength(1);
+    // Another update of the same device is another pair: written at once.
+    check(OTHER);
+    await reports.flush();
+    expect(checks.map((row) => row.updateId)).toEqual([RELEASE, OTHER]);
+    now += 1;
+    check(RELEASE);
+    await reports.flush();
+    expect(checks.map((row) => row.updateId)).toEqual([RELEASE, OTHER, RELEASE]);
+  });
+
+  it('starts its memory of written devices over past 100,000 pairs, so it stays bounded', async () => {
+    const { store, checks } = fakeStore();
+    const reports = reportsOver(store);
+    const observeAll = async (devices: string[]) => {
+      for (const device of devices) reports.observe({ 'eas-client-id': device }, running(RELEASE));
+      await reports.flush();
+    };
+    const first = Array.from({ length: 10_000 }, (_, i) => `first-${i}`);
+    await observeAll(first);
+    // Nine more batches fill the memory to 100,000 pairs: the first devices are still remembered.
+    for (let batch = 0; batch < 9; batch++) await observeAll(first.map((_, i) => `batch-${batch}-${i}`));
+    await observeAll(first);
+    expect(checks).toHaveLength(100_000);
+    // One batch more does not fit: the memory starts over, and the first devices are written again.
+    await observeAll(first.map((_, i) => `last-${i}`));
+    await observeAll(first);
+    expect(checks).toHaveLength(120_000);
   });
 
   it('bounds what it holds: one early write at 10,000 pending, and nothing kept past 40,000', async () => {
@@ -94,7 +122,7 @@ describe('DeviceReports', () => {
     const { store, checks } = fakeStore();
     const slow: ReportStore = { ...store, knownReleases: async (ids) => (await gate, store.knownReleases(ids)) };
     const reports = reportsOver(slow);
-    for (let i = 0; i < 50_000; i++) reports.observe({ 'eas-client-id': `device-${i}` }, request(RELEASE));
+    for (let i = 0; i < 50_000; i++) reports.observe({ 'eas-client-id': `device-${i}` }, running(RELEASE));
     release();
     await reports.flush();
     // The early write took the first 10,000; the rest stopped at 4 × 10,000 pending.

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { ManifestRequest } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseList } from 'structured-headers';
 import { clientIdOf } from '../manifest/manifest-request.js';
@@ -70,11 +69,14 @@ export class DeviceReports {
   private checks = new Map<string, PendingCheck>();
   private failures = new Map<string, PendingFailure>();
   /**
-   * When each update and device was last written: a device that checks every launch is written once
-   * an hour, not each time. A plain Map emptied when full (cheaper per check than an LRU on the
-   * manifest path); emptying it only costs a write per device again.
+   * When each device was last written, by update: a device that checks every launch is written once
+   * an hour, not each time. Plain Maps emptied when full (cheaper per check than an LRU on the
+   * manifest path); emptying them only costs a write per device again. Two levels, so a check
+   * looks up the update's string (the same one for every device of a track) and the client id,
+   * and builds no joined key: with one, a check cost twice as much (docs/benchmarks.md, run 36).
    */
-  private written = new Map<string, number>();
+  private written = new Map<string, Map<string, number>>();
+  private writtenCount = 0;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -87,19 +89,19 @@ export class DeviceReports {
   }
 
   /**
-   * Notes what a manifest request reports. The hot path: no I/O, no hashing, nothing without a
-   * client id (the caller may pass the one it already read).
+   * Notes what a manifest request reports: `running` is the release the device runs
+   * (runningUpdateOf, which the caller keeps per kind of request). The hot path: no I/O, no
+   * hashing, no key string built for a device already written, nothing without a client id (the
+   * caller may pass the one it already read).
    */
-  observe(headers: RequestHeaders, request: ManifestRequest, clientId = clientIdOf(headers)): void {
+  observe(headers: RequestHeaders, running: string | undefined, clientId = clientIdOf(headers)): void {
     if (clientId === undefined) return;
-    const current = request.currentUpdateId?.toLowerCase();
-    // A device on its embedded bundle runs no release of ours.
-    if (current !== undefined && current !== request.embeddedUpdateId?.toLowerCase()) {
-      const key = `${current} ${clientId}`;
-      const writtenAt = this.written.get(key);
+    if (running !== undefined) {
+      const writtenAt = this.written.get(running)?.get(clientId);
       if (writtenAt === undefined || this.now() - writtenAt >= RECHECK_MS) {
+        const key = `${running} ${clientId}`;
         if (!this.checks.has(key) && this.room())
-          this.checks.set(key, { updateId: current, clientId, seenAt: this.now() });
+          this.checks.set(key, { updateId: running, clientId, seenAt: this.now() });
       }
     }
     const failed = headers['expo-recent-failed-update-ids'];
@@ -107,7 +109,7 @@ export class DeviceReports {
       for (const updateId of failedUpdateIds(failed)) this.fail(updateId, clientId, 'failed');
     }
     // Sent once, on the first check after a crash, while the crashed update is still the one it runs.
-    if (headers['expo-fatal-error'] !== undefined && current !== undefined) this.fail(current, clientId, 'fatal');
+    if (headers['expo-fatal-error'] !== undefined && running !== undefined) this.fail(running, clientId, 'fatal');
   }
 
   private fail(updateId: string, clientId: string, kind: 'failed' | 'fatal'): void {
@@ -176,10 +178,23 @@ export class DeviceReports {
       }));
     await this.deps.store.recordChecks(checkRows);
     await this.deps.store.recordFailures(failureRows);
-    if (this.written.size + checks.length > MAX_WRITTEN) this.written = new Map();
-    for (const check of checks) this.written.set(`${check.updateId} ${check.clientId}`, check.seenAt);
+    if (this.writtenCount + checks.length > MAX_WRITTEN) {
+      this.written = new Map();
+      this.writtenCount = 0;
+    }
+    for (const check of checks) this.remember(check);
     for (const failure of failureRows) this.deps.onFailureReported?.(failure.kind);
     await this.checkHalts([...known]);
+  }
+
+  private remember({ updateId, clientId, seenAt }: PendingCheck): void {
+    let devices = this.written.get(updateId);
+    if (devices === undefined) {
+      devices = new Map();
+      this.written.set(updateId, devices);
+    }
+    if (!devices.has(clientId)) this.writtenCount++;
+    devices.set(clientId, seenAt);
   }
 
   private async checkHalts(releaseIds: string[]): Promise<void> {

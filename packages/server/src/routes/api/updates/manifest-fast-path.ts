@@ -79,7 +79,7 @@ function send(
   // Made once per request kind and outcome (RememberedRequest), not looked up through the outcome.
   const answer = parsed.answerTo(outcome, format);
   if (!answer) return false;
-  options.reports?.observe(headers, parsed.request, clientId);
+  options.reports?.observe(headers, parsed.runningUpdateId, clientId);
   response.writeHead(answer.status, answer.headers);
   response.end(answer.body);
   options.metrics?.manifestAnswered(

@@ -92,7 +92,7 @@ export function manifestRoute(
         );
       }
       // Valid requests report what the device runs and what failed on it, whatever the answer.
-      options.reports?.observe(request.headers, parsed.request);
+      options.reports?.observe(request.headers, parsed.runningUpdateId);
       const clientId = clientIdOf(request.headers);
       const cached = options.service.resolveCached(parsed, clientId);
       const { platform, channel } = parsed.request;
