@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AssetGcResponse } from '@ferry/contracts';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
@@ -7,6 +9,8 @@ import { startTestServer, type TestServer } from '../../../server/test/support/t
 import { CapturedOutput, RecordingFetch } from '../../test/support/recording-fetch.js';
 import { main } from '../main.js';
 import { describeGc, formatBytes, gcCommand } from './gc.js';
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describeEachEngine('ferry gc against a real server', (engine) => {
   let server: TestServer;
@@ -84,6 +88,38 @@ describeEachEngine('ferry gc against a real server', (engine) => {
     expect(event.actor).toBe('octocat');
     const details = typeof event.details === 'string' ? JSON.parse(event.details) : event.details;
     expect(details).toMatchObject({ keepPerTrack: 2, runId: '77' });
+  });
+
+  it('--verify reads every kept asset, names each release with a missing or corrupt one, and exits 1', async () => {
+    const { track, hashes } = await publishTrack(2);
+    expect(await ferry('gc', '--verify', '--keep', '2')).toBe(0);
+    expect(out.text).toMatch(/^Checked \d+ objects \(.*\) listed by \d+ kept releases/);
+    expect(out.text).toContain('Every asset they list is stored with the bytes its hash names.');
+
+    // Behind Ferry's back: the newest bundle is deleted, the one before it overwritten.
+    const dataFile = (hash: string) =>
+      path.join(server.dataDir, 'objects', 'data', 'updates', track.channel, track.runtimeVersion, 'assets', hash);
+    fs.rmSync(dataFile(hashes[1]!));
+    fs.writeFileSync(dataFile(hashes[0]!), 'other bytes');
+    out = new CapturedOutput();
+    expect(await ferry('gc', '--verify', '--keep', '2')).toBe(1);
+    expect(out.text).toMatch(/kept releases? list assets that are missing or corrupt/);
+    expect(out.text).toMatch(
+      new RegExp(`missing +\\S+ production/ios/${escape(track.runtimeVersion)} \\S+${hashes[1]}`),
+    );
+    expect(out.text).toMatch(
+      new RegExp(`corrupt +\\S+ production/ios/${escape(track.runtimeVersion)} \\S+${hashes[0]}`),
+    );
+    expect(stderr).toMatch(/kept release\(s\) list missing or corrupt assets/);
+    expect(recorder.requests.at(-1)).toMatchObject({ url: `${server.url}/api/updates/gc/verify`, status: 200 });
+    // Nothing was deleted by the check.
+    expect(await stored(hashes[0]!)).toBe(true);
+  });
+
+  it('--verify with --apply is refused before any request', async () => {
+    expect(await ferry('gc', '--verify', '--apply')).toBe(1);
+    expect(stderr).toMatch(/--verify deletes nothing/);
+    expect(recorder.requests).toEqual([]);
   });
 
   it('--json prints the server answer', async () => {

@@ -1,4 +1,10 @@
-import { ASSET_GC_DEFAULT_KEEP, ASSET_GC_MAX_KEEP, type AssetGcResponse, type ObjectTally } from '@ferry/contracts';
+import {
+  ASSET_GC_DEFAULT_KEEP,
+  ASSET_GC_MAX_KEEP,
+  type AssetGcResponse,
+  type AssetVerifyResponse,
+  type ObjectTally,
+} from '@ferry/contracts';
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../cli-error.js';
 import { releaseClient } from '../releases/server-access.js';
@@ -6,6 +12,7 @@ import { releaseClient } from '../releases/server-access.js';
 interface GcOptions {
   keep: number;
   apply?: boolean;
+  verify?: boolean;
   server?: string;
   json?: boolean;
 }
@@ -70,6 +77,25 @@ export function describeGc(answer: AssetGcResponse): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The integrity check for people: what was read, then each kept release with a bad asset. */
+export function describeVerification(answer: AssetVerifyResponse): string {
+  const lines = [
+    `Checked ${objects(answer.checked)} listed by ${answer.releasesKept} kept release${answer.releasesKept === 1 ? '' : 's'} ` +
+      `(the newest ${answer.keepPerTrack} per track, each head, rollout fallback and running or halted rollout).`,
+  ];
+  if (answer.releasesWithProblems === 0) {
+    lines.push('Every asset they list is stored with the bytes its hash names.');
+  } else {
+    lines.push(
+      `${answer.releasesWithProblems} kept release${answer.releasesWithProblems === 1 ? '' : 's'} list assets that are missing or corrupt; devices fail those updates. Publish the track again, or roll it back to a release without problems:`,
+      ...answer.problems.map(
+        (p) => `  ${p.problem.padEnd(7)} ${p.releaseId} ${p.channel}/${p.platform}/${p.runtimeVersion} ${p.key}`,
+      ),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /**
  * `ferry gc`: deletes stored update assets (and their compressed forms) that no release the server
  * keeps lists. A dry run unless `--apply`. It goes through the server (POST /api/updates/gc) with
@@ -89,12 +115,25 @@ export function gcCommand(deps: () => GcDependencies = () => ({ env: process.env
         ASSET_GC_DEFAULT_KEEP,
       )
       .option('--apply', 'delete (without it, only report what would be deleted)')
+      .option(
+        '--verify',
+        'delete nothing: read every asset the kept releases list and name each release with a missing or corrupt one (exit 1 if any)',
+      )
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
       .option('--json', 'print the server answer as JSON')
       .action(async (options: GcOptions) => {
         const { env, out, fetch } = deps();
         const actor = env.GITHUB_ACTOR || env.USER || undefined;
         const runId = env.GITHUB_RUN_ID || undefined;
+        if (options.verify) {
+          if (options.apply) throw new CliError('--verify deletes nothing: leave out --apply');
+          const verified = await releaseClient(env, options.server, fetch).verifyAssets({ keepPerTrack: options.keep });
+          out.write(options.json ? `${JSON.stringify(verified, null, 2)}\n` : describeVerification(verified));
+          if (verified.releasesWithProblems > 0) {
+            throw new CliError(`${verified.releasesWithProblems} kept release(s) list missing or corrupt assets`);
+          }
+          return;
+        }
         const answer = await releaseClient(env, options.server, fetch).collectGarbage({
           keepPerTrack: options.keep,
           dryRun: !options.apply,

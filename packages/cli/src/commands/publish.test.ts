@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Platform } from '@ferry/contracts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ASSET_COLLECTING_RETRY_SECONDS, FerryHttpError, type Platform } from '@ferry/contracts';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeEachEngine } from '../../../server/test/support/engines.js';
@@ -7,7 +9,7 @@ import { startTestServer, type TestServer } from '../../../server/test/support/t
 import { CapturedOutput, RecordingFetch } from '../../test/support/recording-fetch.js';
 import { asset, bundle, type SyntheticExport, writeSyntheticExport } from '../../test/support/synthetic-export.js';
 import { main } from '../main.js';
-import type { PublishDependencies } from '../publish/publisher.js';
+import { ASSET_MISSING_ATTEMPTS, type PublishDependencies, withAssetsAgain } from '../publish/publisher.js';
 import { publishCommand } from './publish.js';
 import { releasesCommand } from './releases.js';
 import { rollbackCommand } from './rollback.js';
@@ -161,6 +163,37 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     expect(out.text).toMatch(/ios: uploaded 0 asset\(s\) \(0 B\), skipped 3 already stored/);
     expect(out.text).toMatch(/android: uploaded 0 asset\(s\) \(0 B\), skipped 3 already stored/);
     expect(releaseIds()).toHaveLength(2);
+  });
+
+  it('assets deleted after the asset check (a garbage collection) are uploaded again, and the release goes through', async () => {
+    const exported = exportOf();
+    expect(await ferry('publish', '--channel', 'production', '--dist', exported.dir)).toBe(0);
+    recorder.reset();
+    out.text = '';
+    // The re-publish finds everything stored; then, before its first release reaches the server,
+    // every stored asset of the iOS track is deleted behind its back.
+    const runtimeVersion = (config.ios as { runtimeVersion: string }).runtimeVersion;
+    const trackDir = path.join(server.dataDir, 'objects', 'data', 'updates', 'production', runtimeVersion);
+    recorder.failWith = ({ method, url, attempt }) => {
+      if (method === 'POST' && url.endsWith('/api/updates/release') && attempt === 1) {
+        fs.rmSync(trackDir, { recursive: true, force: true });
+      }
+      return undefined;
+    };
+    expect(await ferry('publish', '--channel', 'production', '--dist', exported.dir)).toBe(0);
+    const statuses = recorder.requests.filter((r) => r.url.endsWith('/api/updates/release')).map((r) => r.status);
+    expect(statuses).toEqual([422, 201, 201]);
+    expect(out.text).toMatch(
+      /ios: 3 asset\(s\) were deleted .* before the release was registered; uploading them again/,
+    );
+    expect(out.text).toMatch(/ios: uploaded 3 asset\(s\) \(\d+ B\), skipped 0 already stored/);
+    const [iosId] = releaseIds();
+    const ios = await server.releaseStore.findById(iosId!);
+    for (const entry of [ios!.launchAsset, ...ios!.assets]) {
+      const response = await fetch(entry.url);
+      expect(response.status).toBe(200);
+      expect(sha256(Buffer.from(await response.arrayBuffer()))).toBe(entry.hash);
+    }
   });
 
   it('an asset shared by both platforms of one runtimeVersion is uploaded once', async () => {
@@ -431,5 +464,53 @@ describeEachEngine('ferry publish against a real server', (engine) => {
       expect(nextCursor).toBeNull();
       expect(list[0]).toMatchObject({ platform: 'android', fingerprint: 'fp-android-1', assetCount: 2 });
     });
+  });
+});
+
+describe('withAssetsAgain', () => {
+  const missing = (collecting: number) =>
+    new FerryHttpError(422, 'ASSET_MISSING', 'gone', {
+      missing: [{ key: 'k', hash: 'h', url: 'u' }],
+      collecting: Array.from({ length: collecting }, () => ({ key: 'k', hash: 'h', url: 'u' })),
+    });
+
+  it('asks again after ASSET_MISSING, waiting first while a collection is deleting, at most three times', async () => {
+    const waits: number[] = [];
+    const said: number[] = [];
+    const options = { sleep: async (ms: number) => void waits.push(ms), say: (n: number) => void said.push(n) };
+    let calls = 0;
+    expect(
+      await withAssetsAgain(async () => {
+        calls++;
+        if (calls === 1) throw missing(1);
+        if (calls === 2) throw missing(0);
+        return 'published';
+      }, options),
+    ).toBe('published');
+    expect(waits).toEqual([ASSET_COLLECTING_RETRY_SECONDS * 1000]);
+    expect(said).toEqual([1, 1]);
+
+    calls = 0;
+    await expect(
+      withAssetsAgain(async () => {
+        calls++;
+        throw missing(0);
+      }, options),
+    ).rejects.toMatchObject({ code: 'ASSET_MISSING' });
+    expect(calls).toBe(ASSET_MISSING_ATTEMPTS);
+  });
+
+  it('any other refusal is final at once', async () => {
+    let calls = 0;
+    await expect(
+      withAssetsAgain(
+        async () => {
+          calls++;
+          throw new FerryHttpError(422, 'ASSET_URL_MISMATCH', 'elsewhere');
+        },
+        { sleep: async () => {}, say: () => {} },
+      ),
+    ).rejects.toMatchObject({ code: 'ASSET_URL_MISMATCH' });
+    expect(calls).toBe(1);
   });
 });

@@ -3,6 +3,8 @@ import {
   AssetGcResponse,
   type AssetUploadCheckRequest,
   AssetUploadCheckResponse,
+  type AssetVerifyRequestInput,
+  AssetVerifyResponse,
   AuditEvent,
   DirectiveCreatedResponse,
   type DirectiveRequest,
@@ -127,6 +129,16 @@ export class FerryClient {
       body: request,
       schema: AssetGcResponse,
       idempotent: request.dryRun !== false,
+    });
+  }
+
+  verifyAssets(request: AssetVerifyRequestInput): Promise<AssetVerifyResponse> {
+    return this.call({
+      method: 'POST',
+      path: '/api/updates/gc/verify',
+      body: request,
+      schema: AssetVerifyResponse,
+      idempotent: true,
     });
   }
 

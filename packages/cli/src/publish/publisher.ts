@@ -1,5 +1,5 @@
 import type { Channel, Platform, ReleaseSummary, RolloutRequest } from '@ferry/contracts';
-import { FerryHttpError } from '@ferry/contracts';
+import { ASSET_COLLECTING_RETRY_SECONDS, FerryHttpError } from '@ferry/contracts';
 import { CliError } from '../cli-error.js';
 import { FerryClient } from '../http/ferry-client.js';
 import type { RetryPolicy } from '../http/retry.js';
@@ -38,6 +38,8 @@ export interface PublishDependencies {
   git: GitReader;
   fetch?: typeof fetch;
   retry?: RetryPolicy;
+  /** Waits between attempts (withAssetsAgain); tests pass one that does not wait. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface ByteCount {
@@ -50,6 +52,36 @@ export interface PlatformPublishResult {
   release: ReleaseSummary;
   uploaded: ByteCount;
   skipped: ByteCount;
+}
+
+/** Times a publish asks again which assets are missing after the server found some gone. */
+export const ASSET_MISSING_ATTEMPTS = 3;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a platform's publish again when the server refuses its release with ASSET_MISSING: assets
+ * it found stored were deleted (a garbage collection) before the release committed. A new asset
+ * check reports them missing, so the next attempt uploads them. When a collection was still deleting
+ * them, the attempt waits for it first (the answer's `collecting`).
+ */
+export async function withAssetsAgain<T>(
+  attempt: () => Promise<T>,
+  options: { sleep: (ms: number) => Promise<void>; say: (collecting: number) => void },
+): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof FerryHttpError) || error.code !== 'ASSET_MISSING' || tries >= ASSET_MISSING_ATTEMPTS) {
+        throw error;
+      }
+      const collecting = Array.isArray(error.details.collecting) ? error.details.collecting.length : 0;
+      const missing = Array.isArray(error.details.missing) ? error.details.missing.length : 0;
+      options.say(Math.max(collecting, missing));
+      if (collecting > 0) await options.sleep(ASSET_COLLECTING_RETRY_SECONDS * 1000);
+    }
+  }
 }
 
 /** Exit code of a release the native-change guard refused. */
@@ -118,57 +150,67 @@ export async function publishUpdate(
     const { platform } = exported;
     const runtimeVersion = runtimeVersions.get(platform)!;
     const files = uniqueByHash([exported.launchAsset, ...exported.assets]);
-    const check = await client.checkAssets({
-      channel: request.channel,
-      runtimeVersion,
-      assets: files.map((file) => ({ hash: file.hash, contentType: file.contentType, size: file.size })),
-    });
-    const statuses = new Map(check.assets.map((status) => [status.hash, status]));
-    const jobs: UploadJob[] = [];
-    const present: ExportedFile[] = [];
-    for (const file of files) {
-      const status = statuses.get(file.hash);
-      if (!status)
-        throw new CliError(`The server did not answer for asset ${file.relativePath}; nothing was published.`);
-      if (status.status === 'present') present.push(file);
-      else if (!status.uploadUrl) throw new CliError(`The server gave no upload URL for ${file.relativePath}.`);
-      else jobs.push({ asset: file, uploadUrl: status.uploadUrl, uploadHeaders: status.uploadHeaders ?? {} });
-    }
 
-    const missing = sum(jobs.map((job) => job.asset));
-    const uploaded =
-      jobs.length === 0
-        ? { count: 0, bytes: 0 }
-        : await uploadAssets(jobs, {
-            concurrency: request.concurrency,
-            retry: deps.retry,
-            fetch: deps.fetch,
-            progress: createUploadProgress(deps.out, platform, missing.count, missing.bytes),
-          }).catch((error: unknown) => {
-            throw new CliError(
-              `${platform}: ${error instanceof Error ? error.message : String(error)}; nothing was published.`,
-            );
-          });
+    /** Which files the server lacks, their uploads, then the release. */
+    const attempt = async () => {
+      const check = await client.checkAssets({
+        channel: request.channel,
+        runtimeVersion,
+        assets: files.map((file) => ({ hash: file.hash, contentType: file.contentType, size: file.size })),
+      });
+      const statuses = new Map(check.assets.map((status) => [status.hash, status]));
+      const jobs: UploadJob[] = [];
+      const present: ExportedFile[] = [];
+      for (const file of files) {
+        const status = statuses.get(file.hash);
+        if (!status)
+          throw new CliError(`The server did not answer for asset ${file.relativePath}; nothing was published.`);
+        if (status.status === 'present') present.push(file);
+        else if (!status.uploadUrl) throw new CliError(`The server gave no upload URL for ${file.relativePath}.`);
+        else jobs.push({ asset: file, uploadUrl: status.uploadUrl, uploadHeaders: status.uploadHeaders ?? {} });
+      }
 
-    const payload = buildReleasePayload({
-      channel: request.channel,
-      runtimeVersion,
-      exported,
-      urls: new Map(check.assets.map((status) => [status.hash, status.url])),
-      otaConfig,
-      fingerprint: fingerprints.get(platform)!,
-      metadata,
-      environment,
-      rollout: request.rollout,
+      const missing = sum(jobs.map((job) => job.asset));
+      const uploaded =
+        jobs.length === 0
+          ? { count: 0, bytes: 0 }
+          : await uploadAssets(jobs, {
+              concurrency: request.concurrency,
+              retry: deps.retry,
+              fetch: deps.fetch,
+              progress: createUploadProgress(deps.out, platform, missing.count, missing.bytes),
+            }).catch((error: unknown) => {
+              throw new CliError(
+                `${platform}: ${error instanceof Error ? error.message : String(error)}; nothing was published.`,
+              );
+            });
+
+      const payload = buildReleasePayload({
+        channel: request.channel,
+        runtimeVersion,
+        exported,
+        urls: new Map(check.assets.map((status) => [status.hash, status.url])),
+        otaConfig,
+        fingerprint: fingerprints.get(platform)!,
+        metadata,
+        environment,
+        rollout: request.rollout,
+      });
+      try {
+        return { release: await client.publishRelease(payload), uploaded, skipped: sum(present) };
+      } catch (error) {
+        if (error instanceof FerryHttpError && error.status === 409) throw guardRefusal(platform, error);
+        throw error;
+      }
+    };
+
+    const { release, uploaded, skipped } = await withAssetsAgain(attempt, {
+      sleep: deps.sleep ?? sleep,
+      say: (collecting) =>
+        say(
+          `${platform}: ${collecting} asset(s) were deleted by a garbage collection before the release was registered; uploading them again`,
+        ),
     });
-    let release: ReleaseSummary;
-    try {
-      release = await client.publishRelease(payload);
-    } catch (error) {
-      if (error instanceof FerryHttpError && error.status === 409) throw guardRefusal(platform, error);
-      throw error;
-    }
-    const skipped = sum(present);
     say(`${platform}: published release ${release.id} to ${release.channel}/${platform}/${release.runtimeVersion}`);
     if (request.rollout && request.rollout.percent < 100) {
       say(

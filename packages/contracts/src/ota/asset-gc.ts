@@ -58,3 +58,54 @@ export const AssetGcResponse = z.object({
   sample: z.array(z.string()).max(ASSET_GC_SAMPLE_SIZE),
 });
 export type AssetGcResponse = z.infer<typeof AssetGcResponse>;
+
+/** Problems an integrity check names at most; the counts cover every one. */
+export const ASSET_VERIFY_MAX_PROBLEMS = 1000;
+
+/**
+ * POST /api/updates/gc/verify: reads every asset that a release garbage collection keeps lists
+ * (the same releases as POST /api/updates/gc with the same keepPerTrack) and names each kept
+ * release whose asset is missing, or whose bytes no longer have the asset's hash.
+ */
+export const AssetVerifyRequest = z
+  .object({
+    keepPerTrack: z
+      .number()
+      .int('keepPerTrack must be a whole number')
+      .min(1, 'keepPerTrack must be at least 1 (the newest release of each track is always kept)')
+      .max(ASSET_GC_MAX_KEEP, `keepPerTrack must be at most ${ASSET_GC_MAX_KEEP}`)
+      .default(ASSET_GC_DEFAULT_KEEP),
+  })
+  .strict();
+export type AssetVerifyRequest = z.infer<typeof AssetVerifyRequest>;
+export type AssetVerifyRequestInput = z.input<typeof AssetVerifyRequest>;
+
+/** A kept release's asset that is not stored (`missing`) or is stored with other bytes (`corrupt`). */
+export const AssetProblem = z.object({
+  releaseId: z.string(),
+  channel: z.string(),
+  platform: z.string(),
+  runtimeVersion: z.string(),
+  key: z.string(),
+  hash: z.string(),
+  problem: z.enum(['missing', 'corrupt']),
+});
+export type AssetProblem = z.infer<typeof AssetProblem>;
+
+export const AssetVerifyResponse = z.object({
+  keepPerTrack: count,
+  releasesKept: count,
+  /** Distinct stored assets read and hashed. */
+  checked: ObjectTally,
+  /** Kept releases with at least one problem. */
+  releasesWithProblems: count,
+  /** Up to ASSET_VERIFY_MAX_PROBLEMS, per release and asset. */
+  problems: z.array(AssetProblem).max(ASSET_VERIFY_MAX_PROBLEMS),
+});
+export type AssetVerifyResponse = z.infer<typeof AssetVerifyResponse>;
+
+/**
+ * How long a publisher waits before it asks again when its release was refused (ASSET_MISSING)
+ * because a garbage collection was deleting assets it lists: a batch of deletions takes seconds.
+ */
+export const ASSET_COLLECTING_RETRY_SECONDS = 5;

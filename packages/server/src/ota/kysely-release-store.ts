@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Release, type Track, trackName } from '@ferry/contracts';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Selectable } from 'kysely';
 import { currentAuditIdentity } from '../auth/audit-identity.js';
-import type { Database } from '../storage/database.js';
-import {
-  type DatabaseSchema,
-  type DirectivesTable,
-  parseJson,
-  type ReleasesTable,
-  type RolloutsTable,
-  toJson,
-} from '../storage/schema.js';
+import type { Database, Engine } from '../storage/database.js';
+import { type Executor, withExclusiveLock } from '../storage/locked-transaction.js';
+import { type DirectivesTable, parseJson, type ReleasesTable, type RolloutsTable, toJson } from '../storage/schema.js';
+import { deletionVersion, keysCollectedSince } from './gc/asset-deletions.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
 import type {
   Directive,
@@ -22,8 +17,6 @@ import type {
   StoredEntry,
   StoredTimeline,
 } from './release-store.js';
-
-type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 /** Release ids per query when reading signatures in bulk: far below either engine's parameter limit. */
 const SIGNATURE_BATCH = 500;
@@ -216,7 +209,7 @@ async function insertAudit(db: Executor, event: NewAuditEvent, now: Date): Promi
     .execute();
 }
 
-const lockedTrack = (db: Executor, track: Track, now: () => Date): LockedTrack => ({
+const lockedTrack = (db: Executor, engine: Engine, track: Track, now: () => Date): LockedTrack => ({
   newest: async () => {
     const row = await newestQuery(db, track).limit(1).executeTakeFirst();
     return row && toRelease(row);
@@ -265,6 +258,8 @@ const lockedTrack = (db: Executor, track: Track, now: () => Date): LockedTrack =
       .execute();
   },
   rollout: (releaseId) => findRollout(db, releaseId),
+  assetsCollectedSince: (keys, since) => keysCollectedSince(db, engine, keys, since),
+  deletionVersion: () => deletionVersion(db),
   updateRollout: async (releaseId, change) => {
     await db
       .updateTable('rollouts')
@@ -458,24 +453,8 @@ export class KyselyReleaseStore implements ReleaseStore {
     return Number(row.n);
   }
 
-  async withTrackLock<T>(track: Track, work: (locked: LockedTrack) => Promise<T>): Promise<T> {
-    if (this.database.engine === 'postgres') {
-      return this.db.transaction().execute(async (trx) => {
-        const key = `releases:${track.channel}:${track.platform}:${track.runtimeVersion}`;
-        await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-        return work(lockedTrack(trx, track, this.now));
-      });
-    }
-    return this.db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn);
-      try {
-        const result = await work(lockedTrack(conn, track, this.now));
-        await sql`commit`.execute(conn);
-        return result;
-      } catch (error) {
-        await sql`rollback`.execute(conn);
-        throw error;
-      }
-    });
+  withTrackLock<T>(track: Track, work: (locked: LockedTrack) => Promise<T>): Promise<T> {
+    const name = `releases:${track.channel}:${track.platform}:${track.runtimeVersion}`;
+    return withExclusiveLock(this.database, name, (db) => work(lockedTrack(db, this.database.engine, track, this.now)));
   }
 }

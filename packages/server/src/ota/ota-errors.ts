@@ -1,4 +1,4 @@
-import { type TrackKey, trackName } from '@ferry/contracts';
+import { ASSET_COLLECTING_RETRY_SECONDS, type TrackKey, trackName } from '@ferry/contracts';
 import { DomainError } from '../errors/domain-error.js';
 import type { GuardVerdict } from './guard.js';
 
@@ -23,15 +23,45 @@ export class NativeFingerprintChanged extends DomainError {
   }
 }
 
-/** A release lists assets that are not in the object store: the signed manifest would point devices at nothing. */
+/** A listed asset, as errors name it: where it is stored, its hash and the URL the release gave. */
+export interface NamedAsset {
+  key: string;
+  hash: string;
+  url: string;
+}
+
+/**
+ * A release lists assets that are not in the object store, or that a garbage collection is
+ * deleting: the signed manifest would point devices at nothing. The publisher uploads them again
+ * (POST /api/updates/assets says which) and publishes again.
+ */
 export class AssetMissing extends DomainError {
   override name = 'AssetMissing';
-  constructor(missing: Array<{ key: string; hash: string; url: string }>) {
+  constructor(missing: NamedAsset[], collecting: NamedAsset[] = []) {
     super(
       'unprocessable',
       'ASSET_MISSING',
-      `${missing.length} asset(s) of this release are not in the object store: upload them first (POST /api/updates/assets), then publish again.`,
-      { missing },
+      collecting.length === 0
+        ? `${missing.length} asset(s) of this release are not in the object store: upload them first (POST /api/updates/assets), then publish again.`
+        : `${collecting.length} asset(s) of this release are being deleted by a garbage collection: ask POST /api/updates/assets again, upload what it reports missing, then publish again.`,
+      { missing: [...missing, ...collecting], collecting },
+      collecting.length === 0 ? undefined : ASSET_COLLECTING_RETRY_SECONDS,
+    );
+  }
+}
+
+/**
+ * A release lists an asset at a URL Ferry did not give out for it: devices would download something
+ * else, or nothing, and fail the whole update.
+ */
+export class AssetUrlMismatch extends DomainError {
+  override name = 'AssetUrlMismatch';
+  constructor(mismatched: Array<NamedAsset & { expected: string }>) {
+    super(
+      'unprocessable',
+      'ASSET_URL_MISMATCH',
+      `${mismatched.length} asset URL(s) of this release are not the URL Ferry serves that asset at: list each asset at the url POST /api/updates/assets answered for its hash.`,
+      { mismatched },
     );
   }
 }

@@ -28,6 +28,8 @@ import { CONSOLE_HEARTBEAT_MS, CONSOLE_MAX_STREAMS, ConsoleEventStreams } from '
 import { guardBlockAudit } from './console/guard-block-audit.js';
 import { TrackEvents } from './console/track-events.js';
 import { AssetCollector } from './gc/asset-collector.js';
+import { AssetDeletions } from './gc/asset-deletions.js';
+import { AssetVerifier } from './gc/asset-verifier.js';
 import { KyselyGcStore } from './gc/kysely-gc-store.js';
 import { KyselyReleaseStore } from './kysely-release-store.js';
 import { MANIFEST_CACHE_MAX_TRACKS } from './manifest/manifest-cache.js';
@@ -120,16 +122,25 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   });
 
   const assetBaseUrl = () => options.objects.assetPublicBaseUrl ?? options.objectsBaseUrl();
+  const gcStore = new KyselyGcStore(database);
+  const deletions = new AssetDeletions(database, { now: options.now && (() => options.now!().getTime()) });
+  const uploads = new AssetUploadService({
+    store: objectStore,
+    assetBaseUrl,
+    uploadLimitBytes: options.objects.uploadLimitBytes,
+    deletions,
+  });
   const releases = new ReleaseService({
     store,
     log: app.log,
     now: options.now,
     assets: new ReleaseAssetCheck({
       store: objectStore,
+      urlOf: (key) => uploads.urlOf(key),
+      deletions,
       encodings: app.assetEncodings,
       delivery: app.assetDelivery,
       log: app.log,
-      publicBaseUrl: options.objects.assetPublicBaseUrl,
     }),
     sign: (release) => manifests.sign(release),
     onPublished: (release, signatures) => {
@@ -189,14 +200,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   // Request lines are logged at debug (http-plugin.ts): then every request goes through Fastify.
   const logsRequests = () => logsRequestLines(app.log);
   app.fastPaths.add(manifestFastPath(manifests, { logsRequests, reports, metrics: app.metrics }));
-  assetsRoute(app, {
-    ...admin,
-    service: new AssetUploadService({
-      store: objectStore,
-      assetBaseUrl,
-      uploadLimitBytes: options.objects.uploadLimitBytes,
-    }),
-  });
+  assetsRoute(app, { ...admin, service: uploads });
   releasesRoute(app, {
     ...admin,
     listing: new ReleaseListing(database, (ids) => reportStore.adoption(ids, Date.now())),
@@ -205,8 +209,10 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   rollbackRoute(app, admin);
   assetGcRoute(app, {
     ...admin,
+    verifier: new AssetVerifier({ store: gcStore, objects: objectStore, log: app.log }),
     collector: new AssetCollector({
-      store: new KyselyGcStore(database),
+      store: gcStore,
+      deletions,
       objects: objectStore,
       graceSeconds: options.updates.assetGcGraceSeconds,
       log: app.log,

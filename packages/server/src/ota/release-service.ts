@@ -86,14 +86,17 @@ export class ReleaseService {
   /** Registers a release: the guard and the insert run as one atomic step per track. */
   async publish(payload: ReleasePayload, actor: string): Promise<ReleaseSummary> {
     const track = trackOf(payload);
+    this.deps.assets?.ensureOwnUrls(payload);
     // Outside the track lock: lookups in object storage must not hold up other publishes.
-    await this.deps.assets?.ensureStored(payload);
+    const stored = await this.deps.assets?.ensureStored(payload);
     await this.deps.assets?.ensureEncoded(payload);
     // 100 % is every device: no rollout to keep.
     const rollout = payload.rollout && payload.rollout.percent < 100 ? payload.rollout : undefined;
     let blocked: GuardBlock | undefined;
-    const stored = await this.deps.store
+    const committed = await this.deps.store
       .withTrackLock(track, async (locked) => {
+        // First: a garbage collection that has not marked these assets yet now waits for this commit.
+        if (stored) await this.deps.assets?.ensureNotCollected(locked, stored);
         const newest = await locked.newest();
         // The guard's baseline is the newest release whatever its rollout: every device of the
         // runtime may run it, so its native side is the one the next release must match.
@@ -174,10 +177,10 @@ export class ReleaseService {
         throw error;
       });
     if (rollout) this.deps.onTrackChanged?.(track);
-    else this.deps.onPublished?.(stored.release, stored.signatures);
+    else this.deps.onPublished?.(committed.release, committed.signatures);
     this.deps.metrics?.published('publish');
-    if (stored.bypassed) this.deps.metrics?.guardBypassed();
-    return summarize(stored.release);
+    if (committed.bypassed) this.deps.metrics?.guardBypassed();
+    return summarize(committed.release);
   }
 
   /** The record the guard would compare the next production release with. */
@@ -209,7 +212,8 @@ export class ReleaseService {
       if (decision.kind !== 'restore') throw rollbackRefusal(decision, track);
       // Asset GC keeps only the newest releases of a track: an older one's assets may be gone, and
       // a manifest must never point devices at nothing (422 ASSET_MISSING, as for a publish).
-      await this.deps.assets?.ensureStored(decision.source);
+      const stored = await this.deps.assets?.ensureStored(decision.source, locked);
+      if (stored) await this.deps.assets?.ensureNotCollected(locked, stored);
       const inserted = await this.insertSigned(
         locked,
         rollbackRecord(decision.source, {

@@ -79,6 +79,13 @@ export interface LockedTrack {
   insertRollout(rollout: Rollout): Promise<void>;
   rollout(releaseId: string): Promise<Rollout | undefined>;
   updateRollout(releaseId: string, change: Pick<Rollout, 'percent' | 'state' | 'reason' | 'updatedAt'>): Promise<void>;
+  /**
+   * The keys among `keys` that a garbage collection is deleting, or began or finished deleting
+   * after deletion version `since` (ota/gc/asset-deletions.ts): a release must not list them.
+   */
+  assetsCollectedSince(keys: readonly string[], since: number): Promise<string[]>;
+  /** The deletion version to compare with later (assetsCollectedSince), read inside the lock. */
+  deletionVersion(): Promise<number>;
   /** Running and halted rollouts of the track become superseded: a newer entry took their place. Returns their release ids. */
   supersedeRollouts(reason: string, at: Date): Promise<string[]>;
 }

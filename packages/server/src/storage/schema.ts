@@ -142,7 +142,26 @@ export interface UpdateFailuresTable {
   first_seen: number;
 }
 
+/** An update asset a garbage collection deletes, or deleted (migration 018). */
+export interface AssetDeletionsTable {
+  key: string;
+  version: number;
+  /** 1 while the deletion may still happen, 0 once it is over. */
+  pending: number;
+  run_id: string;
+  updated_at: number;
+}
+
+/** The garbage collection running now, across instances (migration 018). */
+export interface GcClaimsTable {
+  name: string;
+  run_id: string;
+  expires_at: number;
+}
+
 export interface DatabaseSchema {
+  asset_deletions: AssetDeletionsTable;
+  gc_claims: GcClaimsTable;
   rollouts: RolloutsTable;
   directives: DirectivesTable;
   update_checks: UpdateChecksTable;

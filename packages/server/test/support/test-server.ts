@@ -10,6 +10,7 @@ import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import type { ReleaseStore } from '../../src/ota/release-store.js';
 import { generateSigningKey } from '../../src/signing/development-signing-key.js';
 import { createTestDatabase, type EngineName, type TestDatabase } from './engines.js';
+import { servedAt } from './releases.js';
 
 export const TEST_RELEASE_TOKEN = 'test-release-token-0123456789abcdef';
 
@@ -99,6 +100,9 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     authed: (path, init = {}) =>
       fetch(url + path, {
         ...init,
+        ...(path === '/api/updates/release' && typeof init.body === 'string'
+          ? { body: servedAt(init.body, config.objects.assetPublicBaseUrl ?? `${url}/objects`) }
+          : {}),
         headers: { authorization: `Bearer ${TEST_RELEASE_TOKEN}`, 'content-type': 'application/json', ...init.headers },
       }),
     close: async () => {

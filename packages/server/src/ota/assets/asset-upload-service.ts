@@ -2,6 +2,7 @@ import type { AssetUploadCheckRequest, AssetUploadStatus } from '@ferry/contract
 import pLimit from 'p-limit';
 import { objectKeyToUrlPath, updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
+import type { AssetDeletions } from '../gc/asset-deletions.js';
 import { AssetTooLarge } from '../ota-errors.js';
 
 /** How long a publisher has to upload once it was told an asset is missing. */
@@ -14,6 +15,8 @@ export interface AssetUploadServiceDeps {
   /** Base of asset URLs in manifests: ASSET_PUBLIC_BASE_URL, else PUBLIC_URL/objects. */
   assetBaseUrl: () => string;
   uploadLimitBytes: number;
+  /** Marks of deletions by garbage collection; without them every asset is looked up as it is (unit tests). */
+  deletions?: Pick<AssetDeletions, 'pendingAmong' | 'endInterrupted'>;
 }
 
 /**
@@ -34,13 +37,17 @@ export class AssetUploadService {
     }
     // The same file listed twice (a shared image, say) is looked up and uploaded once.
     const unique = [...new Map(request.assets.map((asset) => [asset.hash, asset])).values()];
+    const keys = unique.map((asset) => updateAssetKey(request.channel, request.runtimeVersion, asset.hash));
+    const collecting = await this.collecting(keys);
     const limit = pLimit(HEAD_CONCURRENCY);
     return Promise.all(
-      unique.map((asset) =>
+      unique.map((asset, index) =>
         limit(async (): Promise<AssetUploadStatus> => {
-          const key = updateAssetKey(request.channel, request.runtimeVersion, asset.hash);
+          const key = keys[index]!;
           const url = this.urlOf(key);
-          if (await this.deps.store.head(key)) return { hash: asset.hash, status: 'present', url };
+          // Being deleted: a release listing it would be refused, so it is reported missing.
+          if (!collecting.has(key) && (await this.deps.store.head(key)))
+            return { hash: asset.hash, status: 'present', url };
           const upload = await this.deps.store.signedPutUrl(key, {
             contentType: asset.contentType,
             ttlSeconds: UPLOAD_URL_TTL_SECONDS,
@@ -51,5 +58,19 @@ export class AssetUploadService {
         }),
       ),
     );
+  }
+
+  /**
+   * The keys a garbage collection is deleting. Marks left by a collection that stopped half-way
+   * end here once no collection runs (endInterrupted), so a crash never blocks publishing until
+   * the next collection.
+   */
+  private async collecting(keys: string[]): Promise<Set<string>> {
+    const { deletions } = this.deps;
+    if (!deletions) return new Set();
+    const pending = await deletions.pendingAmong(keys);
+    if (pending.size === 0) return pending;
+    await deletions.endInterrupted();
+    return deletions.pendingAmong(keys);
   }
 }

@@ -5,48 +5,107 @@ import type { AssetDelivery } from '../../storage/objects/asset-delivery.js';
 import type { AssetEncodings } from '../../storage/objects/asset-encodings.js';
 import { updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
-import { AssetMissing } from '../ota-errors.js';
+import type { AssetDeletions } from '../gc/asset-deletions.js';
+import { AssetMissing, AssetUrlMismatch, type NamedAsset } from '../ota-errors.js';
+import type { LockedTrack } from '../release-store.js';
 import { HEAD_CONCURRENCY } from './asset-upload-service.js';
 
 export interface ReleaseAssetCheckDeps {
   store: ObjectStore;
+  /** The URL Ferry serves a stored object at (AssetUploadService.urlOf): the only URL a release may list. */
+  urlOf: (key: string) => string;
+  /** Marks of deletions by garbage collection; without them nothing guards against a collection (unit tests). */
+  deletions?: Pick<AssetDeletions, 'deletionVersion'>;
   /** Makes the compressed forms an asset still lacks (uploaded straight to S3, or before compression at upload). */
   encodings?: Pick<AssetEncodings, 'prepare'>;
   /** Reads the compressed forms into this instance's memory once they exist. */
   delivery?: Pick<AssetDelivery, 'preload'>;
   log?: FastifyBaseLogger;
-  /** ASSET_PUBLIC_BASE_URL when set: asset URLs must then lie under it. */
-  publicBaseUrl: string | undefined;
 }
 
+type ListingRelease = Pick<ReleasePayload, 'channel' | 'runtimeVersion' | 'launchAsset' | 'assets'>;
+
+/** The assets a release lists, found stored, and the deletion version read before they were looked up. */
+export interface StoredAssets {
+  assets: NamedAsset[];
+  deletionVersion: number;
+}
+
+/** The same URL, written the same way or not (`new URL` normalises case, ports and encoding). */
+const sameUrl = (a: string, b: string): boolean =>
+  URL.canParse(a) && URL.canParse(b) && new URL(a).href === new URL(b).href;
+
+/** Each listed asset once (a shared image is listed by several platforms' releases), with its key. */
+const namedAssets = (release: ListingRelease): NamedAsset[] => {
+  const listed = [release.launchAsset, ...(release.assets ?? [])];
+  const unique = [...new Map(listed.map((asset) => [`${asset.hash}\n${asset.url}`, asset])).values()];
+  return unique.map((asset) => ({
+    key: updateAssetKey(release.channel, release.runtimeVersion, asset.hash),
+    hash: asset.hash,
+    url: asset.url,
+  }));
+};
+
 /**
- * A release may only list assets that exist: the signed manifest would otherwise send devices to a
- * URL that answers 404, and expo-updates then fails the whole update. Assets are stored under a key
- * derived from their hash (POST /api/updates/assets hands out those uploads), so "stored with that
- * hash" is "the object at that key exists". Where a CDN serves them (ASSET_PUBLIC_BASE_URL) the URL
- * must also point under it.
+ * A release may only list assets that exist, at the URL Ferry serves them at: the signed manifest
+ * would otherwise send devices to a URL that answers 404, or to other bytes, and expo-updates then
+ * fails the whole update. Assets are stored under a key derived from their hash (POST
+ * /api/updates/assets hands out those uploads and their URLs), so "stored with that hash" is "the
+ * object at that key exists", and the URL is the one of that key.
+ *
+ * A stored asset may still be deleted by a garbage collection between this look and the release's
+ * commit. `ensureStored` reads the deletion version first, and `ensureNotCollected`, inside the
+ * release's transaction, refuses what a collection deleted, or marked, since (asset-deletions.ts).
  */
 export class ReleaseAssetCheck {
   constructor(private readonly deps: ReleaseAssetCheckDeps) {}
 
-  /** Throws AssetMissing naming every listed asset that is not stored; stores nothing either way. */
-  async ensureStored(release: Pick<ReleasePayload, 'channel' | 'runtimeVersion' | 'launchAsset' | 'assets'>) {
-    const listed = [release.launchAsset, ...(release.assets ?? [])];
-    const unique = [...new Map(listed.map((asset) => [`${asset.hash}\n${asset.url}`, asset])).values()];
-    const base = this.deps.publicBaseUrl?.replace(/\/*$/, '/');
+  /**
+   * Throws AssetUrlMismatch naming every asset listed at a URL other than the one Ferry serves it at
+   * now. For new releases only: a rollback restores URLs given out under an earlier configuration.
+   */
+  ensureOwnUrls(release: ListingRelease): void {
+    const mismatched = namedAssets(release)
+      .map((asset) => ({ ...asset, expected: this.deps.urlOf(asset.key) }))
+      .filter((asset) => !sameUrl(asset.url, asset.expected));
+    if (mismatched.length > 0) throw new AssetUrlMismatch(mismatched);
+  }
+
+  /**
+   * Throws AssetMissing naming every listed asset that is not stored; stores nothing either way.
+   * Inside a track lock, `locked` reads the deletion version on the lock's own connection (SQLite
+   * has only one).
+   */
+  async ensureStored(release: ListingRelease, locked?: Pick<LockedTrack, 'deletionVersion'>): Promise<StoredAssets> {
+    const named = namedAssets(release);
+    // Read before the look-ups: a deletion that begins or ends after it has a higher version.
+    const deletionVersion = this.deps.deletions ? await (locked ?? this.deps.deletions).deletionVersion() : 0;
     const limit = pLimit(HEAD_CONCURRENCY);
-    const missing = await Promise.all(
-      unique.map((asset) =>
-        limit(async () => {
-          const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
-          const outsideBase = base !== undefined && !asset.url.startsWith(base);
-          const stored = outsideBase ? false : (await this.deps.store.head(key)) !== undefined;
-          return stored ? undefined : { key, hash: asset.hash, url: asset.url };
-        }),
+    const stored = await Promise.all(
+      named.map((asset) => limit(async () => (await this.deps.store.head(asset.key)) !== undefined)),
+    );
+    const absent = named.filter((_, index) => !stored[index]);
+    if (absent.length > 0) throw new AssetMissing(absent);
+    return { assets: named, deletionVersion };
+  }
+
+  /**
+   * Inside the transaction that commits the release: refuses it when a garbage collection deleted,
+   * or is deleting, one of its assets since `ensureStored` looked (ASSET_MISSING, with Retry-After).
+   */
+  async ensureNotCollected(locked: Pick<LockedTrack, 'assetsCollectedSince'>, stored: StoredAssets): Promise<void> {
+    if (!this.deps.deletions) return;
+    const collected = new Set(
+      await locked.assetsCollectedSince(
+        stored.assets.map((asset) => asset.key),
+        stored.deletionVersion,
       ),
     );
-    const absent = missing.filter((entry) => entry !== undefined);
-    if (absent.length > 0) throw new AssetMissing(absent);
+    if (collected.size > 0)
+      throw new AssetMissing(
+        [],
+        stored.assets.filter((asset) => collected.has(asset.key)),
+      );
   }
 
   /**
@@ -54,7 +113,7 @@ export class ReleaseAssetCheck {
    * publisher waits for what its upload did not already make (an upload straight to S3 never
    * passes through here), so the first device downloads as fast as the hundredth.
    */
-  async ensureEncoded(release: Pick<ReleasePayload, 'channel' | 'runtimeVersion' | 'launchAsset' | 'assets'>) {
+  async ensureEncoded(release: ListingRelease) {
     const { encodings } = this.deps;
     if (!encodings) return;
     const keys = new Set(

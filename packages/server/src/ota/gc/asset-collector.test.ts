@@ -5,6 +5,7 @@ import { DependencyUnavailable } from '../../errors/domain-error.js';
 import { updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ListedObject, ObjectStore } from '../../storage/objects/object-store.js';
 import { AssetCollector, GcInProgress, sourceOfEncodedForm } from './asset-collector.js';
+import type { DeletionMarks } from './asset-deletions.js';
 import type { GcAuditEvent, RecentRelease, ReleaseSnapshot } from './kysely-gc-store.js';
 
 /**
@@ -84,9 +85,36 @@ class MemoryReleases {
   }
 }
 
-const collectorOf = (releases: MemoryReleases, objects: MemoryObjects) =>
+/** Deletion marks in memory: what was marked pending when, and whether a claim is granted. */
+class MemoryDeletions {
+  readonly events: string[] = [];
+  claimRefused = false;
+  mayDelete = true;
+
+  run(): DeletionMarks {
+    return {
+      claim: async () => !this.claimRefused,
+      markPending: async (decide) => {
+        const keys = await decide(undefined as never);
+        this.events.push(...keys.map((key) => `pending ${key}`));
+        return keys;
+      },
+      markDone: async (keys) => {
+        this.events.push(...keys.map((key) => `done ${key}`));
+      },
+      keepClaim: async () => true,
+      mayDelete: () => this.mayDelete,
+      release: async () => {
+        this.events.push('released');
+      },
+    };
+  }
+}
+
+const collectorOf = (releases: MemoryReleases, objects: MemoryObjects, deletions = new MemoryDeletions()) =>
   new AssetCollector({
     store: releases.store(),
+    deletions,
     objects: objects.asStore(),
     graceSeconds: 3600,
     log: pino({ level: 'silent' }),
@@ -94,6 +122,57 @@ const collectorOf = (releases: MemoryReleases, objects: MemoryObjects) =>
   });
 
 describe('AssetCollector', () => {
+  it('marks update assets pending before it deletes them and ends the marks after, then lets its claim go', async () => {
+    const releases = new MemoryReleases();
+    releases.releasesList = [release('r1', [1], 1), release('r2', [2], 2)];
+    const objects = new MemoryObjects().add(keyOf(1)).add(keyOf(2));
+    const deletions = new MemoryDeletions();
+    const seenWhenDeleted: string[][] = [];
+    const store = objects.asStore();
+    const remove = store.delete.bind(store);
+    store.delete = async (key: string) => {
+      seenWhenDeleted.push([...deletions.events]);
+      await remove(key);
+    };
+    await new AssetCollector({
+      store: releases.store(),
+      deletions,
+      objects: store,
+      graceSeconds: 3600,
+      log: pino({ level: 'silent' }),
+      now: () => new Date(NOW),
+    }).collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    expect(objects.deleted).toEqual([keyOf(1)]);
+    expect(seenWhenDeleted).toEqual([[`pending ${keyOf(1)}`]]);
+    expect(deletions.events).toEqual([`pending ${keyOf(1)}`, `done ${keyOf(1)}`, 'released']);
+  });
+
+  it('answers GC_IN_PROGRESS when another collection holds the claim, and a dry run needs no claim', async () => {
+    const releases = new MemoryReleases();
+    releases.releasesList = [release('r1', [1], 1), release('r2', [2], 2)];
+    const objects = new MemoryObjects().add(keyOf(1)).add(keyOf(2));
+    const deletions = new MemoryDeletions();
+    deletions.claimRefused = true;
+    const collector = collectorOf(releases, objects, deletions);
+    await expect(collector.collect({ keepPerTrack: 1, dryRun: false }, 'ci')).rejects.toBeInstanceOf(GcInProgress);
+    expect(objects.deleted).toEqual([]);
+    const dry = await collector.collect({ keepPerTrack: 1, dryRun: true }, 'ci');
+    expect(dry.collected.assets).toBe(1);
+    expect(deletions.events).toEqual([]);
+  });
+
+  it('leaves what it has not deleted once its claim is running out, and ends its marks', async () => {
+    const releases = new MemoryReleases();
+    releases.releasesList = [release('r1', [1], 1), release('r2', [2], 2)];
+    const objects = new MemoryObjects().add(keyOf(1)).add(keyOf(2));
+    const deletions = new MemoryDeletions();
+    deletions.mayDelete = false;
+    const answer = await collectorOf(releases, objects, deletions).collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    expect(objects.deleted).toEqual([]);
+    expect(answer.failed.objects).toBe(1);
+    expect(deletions.events).toEqual([`pending ${keyOf(1)}`, `done ${keyOf(1)}`, 'released']);
+  });
+
   it('a release registered while it runs keeps the old assets it lists again', async () => {
     const releases = new MemoryReleases();
     releases.releasesList = [release('r1', [1, 2], 1), release('r2', [3], 2)];

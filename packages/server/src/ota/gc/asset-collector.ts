@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { ASSET_GC_SAMPLE_SIZE, type AssetGcRequest, type AssetGcResponse, type ObjectTally } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import { DependencyUnavailable, DomainError } from '../../errors/domain-error.js';
+import type { Executor } from '../../storage/locked-transaction.js';
 import { assetHashOfKey, updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ListedObject, ObjectStore } from '../../storage/objects/object-store.js';
+import type { DeletionMarks } from './asset-deletions.js';
 import type { KyselyGcStore, ReleaseAssetsRow } from './kysely-gc-store.js';
 import { releasesToKeep } from './releases-to-keep.js';
 
@@ -32,13 +35,15 @@ export class GcInProgress extends DomainError {
     super(
       'conflict',
       'GC_IN_PROGRESS',
-      'A garbage collection is already running on this instance; wait for it to finish and run again.',
+      'A garbage collection is already running; wait for it to finish and run again.',
     );
   }
 }
 
 export interface AssetCollectorDeps {
   store: Pick<KyselyGcStore, 'releases' | 'assetsOf' | 'changedSince' | 'audit'>;
+  /** The marks that keep publishes from listing what a run deletes (asset-deletions.ts). */
+  deletions: { run(runId: string): DeletionMarks };
   objects: ObjectStore;
   /** Objects younger than this are never deleted (ASSET_GC_GRACE_SECONDS). */
   graceSeconds: number;
@@ -60,12 +65,14 @@ const add = (to: ObjectTally, object: ListedObject) => {
  * stopped at any point (a crash, kill -9) has removed only unreferenced objects and the next one
  * finishes the job.
  *
- * The grace period covers the gap between a publish's uploads and its release: the publisher
- * uploads assets first and registers the release after, so an unreferenced young object may be
- * about to be referenced. Before each batch of deletions the releases published (or whose rollout
- * changed) since shortly before the collection started are read again, and any that its first read
- * did not see (or saw with another rollout) keep their assets, so a release registered while a
- * collection runs keeps the old assets it reuses (docs/ota.md says what is left of that race).
+ * A publish may list an old asset again while a collection runs (it finds it stored and uploads
+ * nothing). So before each batch of update-asset deletions the collection, holding the deletion
+ * lock exclusively, reads again the releases published (or whose rollout changed) since shortly
+ * before it started, keeps what they list, and marks the rest pending deletion; the marks end
+ * once the batch is deleted. A publish checks those marks in its own transaction, holding the lock
+ * shared (asset-deletions.ts): a release either committed before the marks, and its assets are
+ * kept, or it sees them and is refused with ASSET_MISSING. Only one collection runs at a time,
+ * across instances (a claim in the database).
  */
 export class AssetCollector {
   private running = false;
@@ -87,11 +94,32 @@ export class AssetCollector {
   }
 
   private async run(request: AssetGcRequest, actor: string): Promise<AssetGcResponse> {
-    const { store, objects, log, graceSeconds } = this.deps;
-    const { keepPerTrack, dryRun } = request;
+    const { log, graceSeconds } = this.deps;
+    const { dryRun } = request;
     const startedAt = this.now().getTime();
     const cutoff = startedAt - graceSeconds * 1000;
     const changedSince = startedAt - GC_CHANGE_MARGIN_MS;
+    // A dry run deletes nothing, so it neither claims nor marks anything.
+    const marks = dryRun ? undefined : this.deps.deletions.run(randomUUID());
+    if (marks && !(await marks.claim())) throw new GcInProgress();
+    try {
+      return await this.collectClaimed(request, actor, marks, { startedAt, cutoff, changedSince });
+    } finally {
+      await marks?.release().catch((err: unknown) => {
+        log.warn({ err }, 'garbage collection could not release its claim; it lapses on its own');
+      });
+    }
+  }
+
+  private async collectClaimed(
+    request: AssetGcRequest,
+    actor: string,
+    marks: DeletionMarks | undefined,
+    times: { startedAt: number; cutoff: number; changedSince: number },
+  ): Promise<AssetGcResponse> {
+    const { store, objects, log, graceSeconds } = this.deps;
+    const { keepPerTrack, dryRun } = request;
+    const { startedAt, cutoff, changedSince } = times;
 
     // 1. What stays, decided in full before anything is deleted.
     const releases = await store.releases();
@@ -105,8 +133,8 @@ export class AssetCollector {
     reference(await store.assetsOf([...kept.keys()]));
     // What the first read saw of each release's rollout, to tell later changes from it.
     const seen = new Map(releases.map((release) => [release.id, release.rolloutUpdatedAt]));
-    const referenceChanges = async () => {
-      const changed = (await store.changedSince(changedSince)).filter(
+    const referenceChanges = async (db?: Executor) => {
+      const changed = (await store.changedSince(changedSince, db)).filter(
         (release) => !seen.has(release.id) || seen.get(release.id) !== release.rolloutUpdatedAt,
       );
       reference(changed);
@@ -131,36 +159,60 @@ export class AssetCollector {
     const youngAssets = new Set<string>();
     const limit = pLimit(GC_DELETE_CONCURRENCY);
 
-    /** Deletes a batch of candidates (after a last look at recent releases); a refusal leaves the object. */
-    const collect = async (batch: ListedObject[], kind: 'asset' | 'encoded') => {
+    const deleteOne = async (object: ListedObject, kind: 'asset' | 'encoded') => {
+      try {
+        if (!dryRun) {
+          // A run whose claim is running out leaves the rest to the next one (asset-deletions.ts).
+          if (marks && !marks.mayDelete()) throw new Error('the collection claim is running out');
+          await objects.delete(object.key);
+        }
+      } catch (err) {
+        log.warn({ err, key: object.key }, 'garbage collection could not delete an object; the next run tries again');
+        add(answer.failed, object);
+        if (kind === 'asset') remaining.add(object.key);
+        return;
+      }
+      add(answer.collected, object);
+      if (kind === 'asset') answer.collected.assets++;
+      else answer.collected.encodedForms++;
+      if (answer.sample.length < ASSET_GC_SAMPLE_SIZE) answer.sample.push(object.key);
+    };
+    const keep = (object: ListedObject) => {
+      add(answer.kept, object);
+      remaining.add(object.key);
+    };
+
+    /**
+     * Deletes a batch of update assets. The last look at recent releases and the marks happen in
+     * one step under the deletion lock; a publish that commits after it sees the marks.
+     */
+    const collectAssets = async (batch: ListedObject[]) => {
+      if (batch.length === 0) return;
+      const decide = async (db?: Executor) => {
+        await referenceChanges(db);
+        return batch.filter((object) => !referenced.has(object.key)).map((object) => object.key);
+      };
+      const marked = new Set(marks ? await marks.markPending(decide) : await decide());
+      try {
+        await Promise.all(
+          batch.map((object) => limit(() => (marked.has(object.key) ? deleteOne(object, 'asset') : keep(object)))),
+        );
+      } finally {
+        // Deleted or not, the marks end: a failed deletion left the object where it was.
+        await marks?.markDone([...marked]);
+      }
+    };
+
+    /** Deletes a batch of compressed forms; a missing form only costs a device the identity download. */
+    const collectForms = async (batch: ListedObject[]) => {
       if (batch.length === 0) return;
       await referenceChanges();
       await Promise.all(
         batch.map((object) =>
           limit(async () => {
-            const source = kind === 'asset' ? object.key : (sourceOfEncodedForm(object.key) as string);
-            if (referenced.has(source) || (kind === 'encoded' && remaining.has(source))) {
-              if (kind === 'asset') {
-                add(answer.kept, object);
-                remaining.add(object.key);
-              }
-              return;
-            }
-            try {
-              if (!dryRun) await objects.delete(object.key);
-            } catch (err) {
-              log.warn(
-                { err, key: object.key },
-                'garbage collection could not delete an object; the next run tries again',
-              );
-              add(answer.failed, object);
-              if (kind === 'asset') remaining.add(object.key);
-              return;
-            }
-            add(answer.collected, object);
-            if (kind === 'asset') answer.collected.assets++;
-            else answer.collected.encodedForms++;
-            if (answer.sample.length < ASSET_GC_SAMPLE_SIZE) answer.sample.push(object.key);
+            const source = sourceOfEncodedForm(object.key) as string;
+            if (referenced.has(source) || remaining.has(source)) return;
+            await deleteOne(object, 'encoded');
           }),
         ),
       );
@@ -180,12 +232,13 @@ export class AssetCollector {
       } else {
         batch.push(object);
         if (batch.length >= GC_BATCH_SIZE) {
-          await collect(batch, 'asset');
+          await collectAssets(batch);
           batch = [];
         }
       }
+      if (marks && !(await marks.keepClaim())) throw new GcInProgress();
     }
-    await collect(batch, 'asset');
+    await collectAssets(batch);
     batch = [];
 
     // 3. Compressed forms whose asset was deleted above, or was already gone.
@@ -203,11 +256,12 @@ export class AssetCollector {
       }
       batch.push(object);
       if (batch.length >= GC_BATCH_SIZE) {
-        await collect(batch, 'encoded');
+        await collectForms(batch);
         batch = [];
       }
+      if (marks && !(await marks.keepClaim())) throw new GcInProgress();
     }
-    await collect(batch, 'encoded');
+    await collectForms(batch);
 
     if (!dryRun) {
       await store.audit(

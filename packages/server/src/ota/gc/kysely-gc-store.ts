@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ReleaseAsset } from '@ferry/contracts';
 import { currentAuditIdentity } from '../../auth/audit-identity.js';
 import type { Database } from '../../storage/database.js';
+import type { Executor } from '../../storage/locked-transaction.js';
 import { parseJson, toJson } from '../../storage/schema.js';
 import type { ReleaseForGc } from './releases-to-keep.js';
 
@@ -87,10 +88,11 @@ export class KyselyGcStore {
   /**
    * The releases published, or whose rollout changed, at or after `since` (epoch ms), with their
    * assets: what a collection reads again before each batch of deletions, to find releases that
-   * were registered (or rollouts that changed) after it decided what to keep.
+   * were registered (or rollouts that changed) after it decided what to keep. `db` is the
+   * transaction that holds the deletion lock, when there is one.
    */
-  async changedSince(since: number): Promise<RecentRelease[]> {
-    const rows = await this.db
+  async changedSince(since: number, db: Executor = this.db): Promise<RecentRelease[]> {
+    const rows = await db
       .selectFrom('releases')
       .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
       .select([

@@ -10,6 +10,7 @@ import { rolloutsAndDirectivesMigration } from './014_rollouts_and_directives.js
 import { updateReportsMigration } from './015_update_reports.js';
 import { releaseListingMigration } from './016_release_listing.js';
 import { operatorTokensMigration } from './017_operator_tokens.js';
+import { assetDeletionsMigration } from './018_asset_deletions.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '015_update_reports': updateReportsMigration,
   '016_release_listing': releaseListingMigration,
   '017_operator_tokens': operatorTokensMigration,
+  '018_asset_deletions': assetDeletionsMigration,
 };
 
 class EngineMigrationProvider implements MigrationProvider {

@@ -1,12 +1,14 @@
-import { AssetGcRequest, AssetGcResponse, ErrorBody } from '@ferry/contracts';
+import { AssetGcRequest, AssetGcResponse, AssetVerifyRequest, AssetVerifyResponse, ErrorBody } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actAs } from '../../../auth/audit-identity.js';
 import { requireOperatorAction } from '../../../auth/operator-access.js';
 import type { AssetCollector } from '../../../ota/gc/asset-collector.js';
+import type { AssetVerifier } from '../../../ota/gc/asset-verifier.js';
 
 export interface AssetGcRouteOptions {
   collector: AssetCollector;
+  verifier: AssetVerifier;
   perMinute: number;
   rateKey: (request: FastifyRequest) => string;
 }
@@ -29,5 +31,22 @@ export function assetGcRoute(app: FastifyInstance, options: AssetGcRouteOptions)
       },
     },
     async (request) => actAs(request, request.body.actor, (actor) => options.collector.collect(request.body, actor)),
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/updates/gc/verify',
+    {
+      onRequest: requireOperatorAction('gc'),
+      config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
+      schema: {
+        summary:
+          'Read and hash every asset the releases kept by garbage collection list; name each kept release with a missing or corrupt asset',
+        tags: ['updates'],
+        security: [{ releaseToken: [] }],
+        body: AssetVerifyRequest,
+        response: { 200: AssetVerifyResponse, 400: ErrorBody, 401: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request) => options.verifier.verify(request.body),
   );
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateAssetKey } from '../../../../src/storage/objects/object-key.js';
+import { objectKeyToUrlPath, updateAssetKey } from '../../../../src/storage/objects/object-key.js';
 import { describeEachEngine } from '../../../support/engines.js';
 import { fileOf, hashOfBytes, uploadAssets } from '../../../support/publisher.js';
-import { hashOf, releasePayload, storeAssets } from '../../../support/releases.js';
+import { hashOf, PLACEHOLDER_ASSET_ORIGIN, releasePayload, storeAssets } from '../../../support/releases.js';
 import { rowCounts } from '../../../support/row-counts.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
@@ -35,7 +35,7 @@ describeEachEngine('a release lists only stored assets', (engine) => {
       {
         key: updateAssetKey('production', payload.runtimeVersion, hashOf('logo')),
         hash: hashOf('logo'),
-        url: 'https://cdn.example.test/logo.png',
+        url: `${server.url}/objects/${objectKeyToUrlPath(updateAssetKey('production', payload.runtimeVersion, hashOf('logo')))}`,
       },
     ]);
     expect(await counts()).toEqual(before);
@@ -44,7 +44,7 @@ describeEachEngine('a release lists only stored assets', (engine) => {
   it('names every missing asset, the launch asset included', async () => {
     const payload = releasePayload({
       ...freshTrack(),
-      launchAsset: { url: 'https://x.test/b', hash: hashOf('never') },
+      launchAsset: { url: `${PLACEHOLDER_ASSET_ORIGIN}/b`, hash: hashOf('never') },
     });
     const response = await post(payload);
     expect(response.status).toBe(422);
@@ -59,6 +59,34 @@ describeEachEngine('a release lists only stored assets', (engine) => {
     await storeAssets(server, stored);
     const response = await post({ ...stored, ...freshTrack() });
     expect(response.status).toBe(422);
+  });
+
+  it('refuses assets listed at a URL Ferry does not serve them at (another host, another asset) with 422 ASSET_URL_MISMATCH, storing nothing', async () => {
+    const payload = releasePayload(freshTrack());
+    await storeAssets(server, payload);
+    const servedUrl = (hash: string) =>
+      `${server.url}/objects/${objectKeyToUrlPath(updateAssetKey('production', payload.runtimeVersion, hash))}`;
+    const before = await counts();
+    for (const url of [
+      // A host that holds nothing of this release.
+      'https://elsewhere.example.test/bundle.hbc',
+      // Ferry's own URL, but of the other asset: devices would get bytes of another hash.
+      servedUrl(hashOf('logo')),
+      // The right object key under another path of this server.
+      `${server.url}/${objectKeyToUrlPath(updateAssetKey('production', payload.runtimeVersion, hashOf('bundle')))}`,
+    ]) {
+      const response = await post({ ...payload, launchAsset: { ...payload.launchAsset, url } });
+      expect(response.status, url).toBe(422);
+      const { error } = await response.json();
+      expect(error.code).toBe('ASSET_URL_MISMATCH');
+      expect(error.details.mismatched).toEqual([
+        expect.objectContaining({ hash: hashOf('bundle'), url, expected: servedUrl(hashOf('bundle')) }),
+      ]);
+    }
+    expect(await counts()).toEqual(before);
+    // The same URL written another way (the host's case) is the same URL.
+    const shouted = servedUrl(hashOf('bundle')).replace('127.0.0.1', '127.0.0.1').replace('http://', 'HTTP://');
+    expect((await post({ ...payload, launchAsset: { ...payload.launchAsset, url: shouted } })).status).toBe(201);
   });
 
   it('accepts the release once its assets are uploaded', async () => {
@@ -91,7 +119,7 @@ describe('with ASSET_PUBLIC_BASE_URL (a CDN in front of the store)', () => {
       body: JSON.stringify(release('https://other.example.test/launch')),
     });
     expect(elsewhere.status).toBe(422);
-    expect((await elsewhere.json()).error.code).toBe('ASSET_MISSING');
+    expect((await elsewhere.json()).error.code).toBe('ASSET_URL_MISMATCH');
     const underBase = await server.authed('/api/updates/release', {
       method: 'POST',
       body: JSON.stringify(release(status!.url)),

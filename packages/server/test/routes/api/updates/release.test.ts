@@ -2,7 +2,7 @@ import type { ReleasePayloadInput } from '@ferry/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../support/engines.js';
-import { releasePayload, storeAssets } from '../../../support/releases.js';
+import { releasePayload, servedAt, storeAssets } from '../../../support/releases.js';
 import { rowCounts } from '../../../support/row-counts.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
@@ -48,9 +48,11 @@ describeEachEngine('POST /api/updates/release', (engine) => {
         },
       });
       const stored = await server.releaseStore.findById(body.release.id);
+      // The assets at the URLs this server serves them at, as the test client posted them (servedAt).
+      const served = JSON.parse(servedAt(JSON.stringify(payload), `${server.url}/objects`));
       expect(stored).toMatchObject({
-        launchAsset: payload.launchAsset,
-        assets: payload.assets,
+        launchAsset: served.launchAsset,
+        assets: served.assets,
         otaConfig: payload.otaConfig,
         updatePolicy: 2,
         metadata: { ...payload.metadata, fingerprint: 'fp-a' },

@@ -1,7 +1,7 @@
 import { RollbackResponse } from '@ferry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../support/engines.js';
-import { hashOf, releasePayload, storeAssets } from '../../../support/releases.js';
+import { hashOf, PLACEHOLDER_ASSET_ORIGIN, releasePayload, storeAssets } from '../../../support/releases.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
 let counter = 0;
@@ -41,7 +41,7 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
         fingerprint: 'fp-good',
         updatePolicy: 2,
         otaConfig: { name: 'good' },
-        launchAsset: { url: 'https://cdn.test/good.hbc', hash: hashOf('good bundle') },
+        launchAsset: { url: `${PLACEHOLDER_ASSET_ORIGIN}/good.hbc`, hash: hashOf('good bundle') },
       }),
     );
     const bad = await published(
@@ -65,7 +65,7 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
 
     const stored = await server.releaseStore.findById(body.release.id);
     expect(stored).toMatchObject({
-      launchAsset: { url: 'https://cdn.test/good.hbc', hash: hashOf('good bundle') },
+      launchAsset: { url: (await server.releaseStore.findById(good.id))?.launchAsset.url, hash: hashOf('good bundle') },
       otaConfig: { name: 'good' },
       updatePolicy: 2,
       metadata: { fingerprint: 'fp-good', rolledBackFrom: good.id, actor: 'alice', runId: '77', commit: 'abc123' },

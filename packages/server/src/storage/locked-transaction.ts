@@ -1,0 +1,48 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from './database.js';
+import type { Engine } from './engine.js';
+import type { DatabaseSchema } from './schema.js';
+
+/** A connection or a transaction: what a query runs on. */
+export type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+const lockId = (name: string) => sql`hashtextextended(${name}, 0)`;
+
+/**
+ * Runs `work` in one transaction that holds the lock `name` exclusively until it ends; if `work`
+ * throws, nothing it wrote is kept. PostgreSQL takes a transaction-scoped advisory lock, so only
+ * holders of the same name wait; SQLite takes the database write lock up front (BEGIN IMMEDIATE),
+ * which serializes every writer, other processes included.
+ */
+export async function withExclusiveLock<T>(
+  database: Database,
+  name: string,
+  work: (db: Executor) => Promise<T>,
+): Promise<T> {
+  if (database.engine === 'postgres') {
+    return database.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${lockId(name)})`.execute(trx);
+      return work(trx);
+    });
+  }
+  return database.db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await work(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(conn);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Inside a transaction, holds the lock `name` shared until the transaction ends: it waits for an
+ * exclusive holder to finish, and keeps one out meanwhile. SQLite needs nothing: a write
+ * transaction (withExclusiveLock) already excludes every other.
+ */
+export async function holdShared(db: Executor, engine: Engine, name: string): Promise<void> {
+  if (engine === 'postgres') await sql`select pg_advisory_xact_lock_shared(${lockId(name)})`.execute(db);
+}
