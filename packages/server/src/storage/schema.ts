@@ -156,6 +156,8 @@ export interface AssetDeletionsTable {
 export interface GcClaimsTable {
   name: string;
   run_id: string;
+  /** `<hostname>:<pid>` of the process that holds the claim. */
+  holder: string;
   expires_at: number;
 }
 

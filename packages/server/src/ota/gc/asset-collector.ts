@@ -163,7 +163,9 @@ export class AssetCollector {
       try {
         if (!dryRun) {
           // A run whose claim is running out leaves the rest to the next one (asset-deletions.ts).
-          if (marks && !marks.mayDelete()) throw new Error('the collection claim is running out');
+          if (marks && !((await marks.keepClaim()) && marks.mayDelete())) {
+            throw new Error('the collection claim is running out');
+          }
           await objects.delete(object.key);
         }
       } catch (err) {

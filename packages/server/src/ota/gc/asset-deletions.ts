@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Database } from '../../storage/database.js';
 import type { Engine } from '../../storage/engine.js';
 import { type Executor, holdShared, withExclusiveLock } from '../../storage/locked-transaction.js';
@@ -13,13 +14,33 @@ export const ASSET_DELETION_LOCK = 'ferry:asset-deletions';
 const KEY_BATCH = 500;
 
 /**
- * How long a collection's claim lasts unless it renews it. A collection renews it long before,
- * and stops deleting once less than CLAIM_MARGIN_MS of it is left, so a deletion is never under way
- * when another instance takes the lapsed claim over.
+ * How long a collection's claim lasts unless it renews it. A collection renews it when a third is
+ * used, and stops deleting once less than CLAIM_MARGIN_MS of it is left, so a deletion is never
+ * under way when another instance takes the lapsed claim over.
  */
-export const CLAIM_TTL_MS = 10 * 60 * 1000;
+export const CLAIM_TTL_MS = 60 * 1000;
 /** What a collection leaves of its claim unused, and what a takeover waits past its end: clock skew and one deletion in flight. */
-export const CLAIM_MARGIN_MS = 60 * 1000;
+export const CLAIM_MARGIN_MS = 15 * 1000;
+
+/** This process, as a claim names its holder. */
+export const THIS_PROCESS = `${os.hostname()}:${process.pid}`;
+
+/**
+ * Whether the holder of a claim may still be running: always, unless it is a process of this host
+ * that no longer exists (a crash, kill -9). Then its claim can be taken over at once instead of at
+ * its end. A reused process id only makes the takeover wait for the claim to lapse.
+ */
+export function holderMayRun(holder: string): boolean {
+  const separator = holder.lastIndexOf(':');
+  const pid = Number(holder.slice(separator + 1));
+  if (holder.slice(0, separator) !== os.hostname() || !Number.isInteger(pid) || pid <= 0) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
 
 const CLAIM = 'assets';
 
@@ -80,6 +101,8 @@ export interface DeletionMarks {
 
 export interface AssetDeletionsOptions {
   now?: () => number;
+  /** Who holds the claims this makes (THIS_PROCESS unless a test stands in for another process). */
+  holder?: string;
 }
 
 /**
@@ -88,11 +111,13 @@ export interface AssetDeletionsOptions {
  */
 export class AssetDeletions {
   private readonly now: () => number;
+  private readonly holder: string;
   constructor(
     private readonly database: Database,
     options: AssetDeletionsOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.holder = options.holder ?? THIS_PROCESS;
   }
 
   /** The highest version written so far: what a publisher reads before it looks its assets up. */
@@ -172,9 +197,14 @@ export class AssetDeletions {
   }
 
   private async liveClaim(db: Executor): Promise<number | undefined> {
-    const row = await db.selectFrom('gc_claims').select('expires_at').where('name', '=', CLAIM).executeTakeFirst();
-    const until = row === undefined ? undefined : Number(row.expires_at);
-    return until !== undefined && until + CLAIM_MARGIN_MS > this.now() ? until : undefined;
+    const row = await db
+      .selectFrom('gc_claims')
+      .select(['expires_at', 'holder'])
+      .where('name', '=', CLAIM)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const until = Number(row.expires_at);
+    return until + CLAIM_MARGIN_MS > this.now() && holderMayRun(row.holder) ? until : undefined;
   }
 
   /** Removes marks that ended long ago, keeping the highest version (publishers compare with it). */
@@ -192,6 +222,7 @@ export class AssetDeletions {
   run(runId: string): DeletionMarks {
     let claimedUntil = 0;
     let renewedAt = 0;
+    let renewing: Promise<boolean> | undefined;
     const renew = async (db: Executor): Promise<boolean> => {
       const row = await db
         .selectFrom('gc_claims')
@@ -204,8 +235,10 @@ export class AssetDeletions {
       renewedAt = now;
       await db
         .insertInto('gc_claims')
-        .values({ name: CLAIM, run_id: runId, expires_at: claimedUntil })
-        .onConflict((conflict) => conflict.column('name').doUpdateSet({ run_id: runId, expires_at: claimedUntil }))
+        .values({ name: CLAIM, run_id: runId, holder: this.holder, expires_at: claimedUntil })
+        .onConflict((conflict) =>
+          conflict.column('name').doUpdateSet({ run_id: runId, holder: this.holder, expires_at: claimedUntil }),
+        )
         .execute();
       return true;
     };
@@ -229,9 +262,13 @@ export class AssetDeletions {
           return keys;
         }),
       markDone: (keys) => this.exclusively((db) => this.write(db, keys, false, runId)),
-      keepClaim: async () => {
-        if (this.now() - renewedAt < CLAIM_TTL_MS / 3) return true;
-        return this.exclusively(renew);
+      keepClaim: () => {
+        if (this.now() - renewedAt < CLAIM_TTL_MS / 3) return Promise.resolve(true);
+        // One renewal at a time: deletions in flight ask together.
+        renewing ??= this.exclusively(renew).finally(() => {
+          renewing = undefined;
+        });
+        return renewing;
       },
       mayDelete: () => this.now() < claimedUntil - CLAIM_MARGIN_MS,
       release: async () => {

@@ -11,7 +11,9 @@ import type { EngineMigration } from './engine-migration.js';
  * ended since.
  *
  * `gc_claims`: the running collection, one at a time across every instance. A claim lapses at
- * `expires_at` (a collection renews it while it runs), so one stopped by a crash is taken over.
+ * `expires_at` (a collection renews it while it runs), so one stopped by a crash is taken over;
+ * `holder` (host and process id) lets a process on the same host take over at once from one that
+ * is gone.
  */
 export const assetDeletionsMigration: EngineMigration = () => ({
   async up(db) {
@@ -28,6 +30,7 @@ export const assetDeletionsMigration: EngineMigration = () => ({
       create table gc_claims (
         name text primary key,
         run_id text not null,
+        holder text not null,
         expires_at bigint not null
       )`.execute(db);
   },
