@@ -44,6 +44,16 @@ describe('signing configuration', () => {
     ['key given twice', { OTA_SIGNING_KEY: '-----BEGIN…' }, /either OTA_SIGNING_KEY or OTA_SIGNING_KEY_PATH/],
     ['a key id with a quote', { OTA_SIGNING_KEY_ID: 'a"b' }, /OTA_SIGNING_KEY_ID/],
     ['a cache TTL of 0', { MANIFEST_CACHE_TTL_SECONDS: '0' }, /MANIFEST_CACHE_TTL_SECONDS/],
+    [
+      'a stale-if-error limit that is not a number',
+      { MANIFEST_STALE_IF_ERROR_SECONDS: '1h' },
+      /MANIFEST_STALE_IF_ERROR_SECONDS/,
+    ],
+    [
+      'a stale-if-error limit over 7 days',
+      { MANIFEST_STALE_IF_ERROR_SECONDS: '604801' },
+      /MANIFEST_STALE_IF_ERROR_SECONDS/,
+    ],
     ['a GC grace period that is not a number', { ASSET_GC_GRACE_SECONDS: '1d' }, /ASSET_GC_GRACE_SECONDS/],
     ['a GC grace period over 30 days', { ASSET_GC_GRACE_SECONDS: '2592001' }, /ASSET_GC_GRACE_SECONDS/],
     ['a warm-up that is not a number', { MANIFEST_WARM_UP_REQUESTS: 'lots' }, /MANIFEST_WARM_UP_REQUESTS/],
@@ -68,9 +78,15 @@ describe('signing configuration', () => {
       },
       keyId: 'prod-2026',
       manifestCacheTtlSeconds: 30,
+      manifestStaleIfErrorSeconds: 3_600,
       assetGcGraceSeconds: 86_400,
       manifestWarmUpRequests: 2_000,
     });
+  });
+
+  it('reads the stale-if-error limit (0 turns it off)', () => {
+    expect(load({ MANIFEST_STALE_IF_ERROR_SECONDS: '600' }).updates.manifestStaleIfErrorSeconds).toBe(600);
+    expect(load({ MANIFEST_STALE_IF_ERROR_SECONDS: '0' }).updates.manifestStaleIfErrorSeconds).toBe(0);
   });
 
   it('reads the start-up warm-up (0 turns it off)', () => {

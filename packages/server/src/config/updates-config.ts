@@ -21,6 +21,11 @@ export interface UpdatesConfig {
   keyId: string;
   /** How long a cached "newest release of a track" is trusted without a notification. */
   manifestCacheTtlSeconds: number;
+  /**
+   * How long past its TTL a cached track is still served while reloading it fails (stale-if-error,
+   * MANIFEST_STALE_IF_ERROR_SECONDS; 0 turns it off). See ota/manifest/cache-freshness.ts.
+   */
+  manifestStaleIfErrorSeconds: number;
   /** Asset garbage collection never deletes an object younger than this (ASSET_GC_GRACE_SECONDS). */
   assetGcGraceSeconds: number;
   /**
@@ -47,6 +52,12 @@ const UpdatesEnv = z.object({
     .regex(/^\d+$/, 'MANIFEST_CACHE_TTL_SECONDS must be a whole number')
     .transform(Number)
     .refine((n) => n >= 1 && n <= 86_400, 'MANIFEST_CACHE_TTL_SECONDS must be between 1 and 86400')
+    .optional(),
+  MANIFEST_STALE_IF_ERROR_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'MANIFEST_STALE_IF_ERROR_SECONDS must be a whole number')
+    .transform(Number)
+    .refine((n) => n <= 7 * 86_400, 'MANIFEST_STALE_IF_ERROR_SECONDS must be at most 604800 (7 days)')
     .optional(),
   ASSET_GC_GRACE_SECONDS: z
     .string()
@@ -104,6 +115,7 @@ export function loadUpdatesConfig(rawEnv: Env, production: boolean): UpdatesConf
     signing: key && certificate ? { key, certificate, keyId } : undefined,
     keyId,
     manifestCacheTtlSeconds: env.MANIFEST_CACHE_TTL_SECONDS ?? 60,
+    manifestStaleIfErrorSeconds: env.MANIFEST_STALE_IF_ERROR_SECONDS ?? 3_600,
     assetGcGraceSeconds: env.ASSET_GC_GRACE_SECONDS ?? 86_400,
     manifestWarmUpRequests: env.MANIFEST_WARM_UP_REQUESTS ?? MANIFEST_WARM_UP_DEFAULT,
   };

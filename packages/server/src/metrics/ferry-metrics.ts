@@ -82,6 +82,7 @@ export class FerryMetrics {
   // Manifest: cells by outcome × platform × channel, resolved up front.
   private readonly manifestCells: ManifestCell[] = [];
   private readonly manifestDuration: HistogramCell<never>;
+  private readonly manifestStale: CounterCell<never>;
   private readonly assetBytes: Array<CounterCell<'encoding'>>;
   private readonly publishes: CounterFamily<'kind'>;
   private readonly guardBlocks: CounterCell<never>;
@@ -132,6 +133,13 @@ export class FerryMetrics {
       'Time from a manifest request to its answer, in seconds.',
       [],
       MANIFEST_DURATION_BUCKETS,
+      areas.ota,
+    ).cell({});
+
+    this.manifestStale = counter<never>(
+      'ferry_manifest_stale_answers_total',
+      'Manifest answers served from a cached track past its TTL because reloading it failed (stale-if-error).',
+      [],
       areas.ota,
     ).cell({});
 
@@ -203,6 +211,11 @@ export class FerryMetrics {
     const cell = this.manifestCells[outcomeIndex * 9 + platformIndex(platform) * 3 + channelIndex(channel)];
     (cell as ManifestCell).value++;
     this.manifestDuration.observe(seconds);
+  }
+
+  /** One manifest answer from a cached track whose reload failed (MANIFEST_STALE_IF_ERROR_SECONDS). */
+  manifestServedStale(): void {
+    this.manifestStale.value++;
   }
 
   /** Back to no manifest answers: what an instance's start-up warm-up counted was no device's (manifest-warm-up.ts). */

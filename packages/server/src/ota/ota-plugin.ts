@@ -73,6 +73,8 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     signer,
     log: app.log,
     ttlMs: options.updates.manifestCacheTtlSeconds * 1000,
+    staleMs: options.updates.manifestStaleIfErrorSeconds * 1000,
+    metrics: app.metrics,
   });
   // Other instances' releases reach this one's cache through LISTEN/NOTIFY (PostgreSQL only; an
   // SQLite database has one instance).

@@ -1,11 +1,12 @@
 import type { Track } from '@ferry/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   entryBytes,
   KeptSlot,
   ManifestCache,
   RECENCY_RESOLUTION_MS,
   type ServedEntry,
+  type StaleListener,
   type TrackEntry,
 } from './manifest-cache.js';
 import type { SignedManifest } from './manifest-response.js';
@@ -29,14 +30,18 @@ const entry = (id: string | undefined, jsonBytes = 100): TrackEntry => {
 
 /** A load the test resolves by hand, to order it against invalidations. */
 function controlledLoads() {
-  const pending: Array<(value: TrackEntry) => void> = [];
+  const pending: Array<{ resolve: (value: TrackEntry) => void; reject: (error: unknown) => void }> = [];
   let calls = 0;
   return {
     load: () => {
       calls++;
-      return new Promise<TrackEntry>((resolve) => pending.push(resolve));
+      return new Promise<TrackEntry>((resolve, reject) => pending.push({ resolve, reject }));
     },
-    resolveNext: (id: string | undefined) => pending.shift()!(entry(id)),
+    resolveNext: (id: string | undefined) => pending.shift()!.resolve(entry(id)),
+    rejectNext: (error: unknown) => pending.shift()!.reject(error),
+    get pending() {
+      return pending.length;
+    },
     get calls() {
       return calls;
     },
@@ -287,5 +292,143 @@ describe('ManifestCache kept slots (what remembered requests hold)', () => {
     await cache.entry(track);
     expect(served).toBeDefined();
     expect(cache.slot(key)).toBeUndefined();
+  });
+});
+
+describe('ManifestCache past the TTL (stale-while-revalidate, stale-if-error)', () => {
+  const key = trackKey(track);
+  const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+  /** Loads settled between turns (a load's waiters wake on the next turn). */
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  /**
+   * TTL 1,000 and stale-if-error 10,000 on a clock the test moves, with `track` loaded as 'a' at 0
+   * (`at` counts from there; lru-cache reads a start time of 0 as "no TTL", so the clock starts later).
+   */
+  async function staleCache(staleMs = 10_000) {
+    const origin = 1_000_000;
+    let now = origin;
+    const loads = controlledLoads();
+    const stale = { reloadFailed: vi.fn(), staleEnded: vi.fn(), servedStale: vi.fn() } satisfies StaleListener;
+    const cache = new ManifestCache({ load: loads.load, ttlMs: 1_000, staleMs, stale, now: () => now });
+    const loading = cache.entry(track);
+    loads.resolveNext('a');
+    await loading;
+    return {
+      cache,
+      loads,
+      stale,
+      at: (time: number) => {
+        now = origin + time;
+        return now;
+      },
+    };
+  }
+
+  it('the first lookup past the TTL is answered from the entry and starts one reload, which replaces it', async () => {
+    const { cache, loads, at } = await staleCache();
+    const old = cache.slot(key, at(500))!;
+    const kept = new KeptSlot();
+    cache.keep(kept, old, at(500));
+    expect(loads.pending).toBe(0);
+
+    expect(cache.holds(kept, at(1_001))).toBe(false);
+    expect(cache.slot(key, at(1_001))).toBe(old);
+    expect(cache.slot(key, at(1_002))).toBe(old);
+    expect((await cache.entry(track)).head?.id).toBe('a');
+    expect(loads.pending).toBe(1);
+    expect(loads.calls).toBe(2);
+
+    loads.resolveNext('b');
+    await settled();
+    expect(cache.slot(key, at(1_003))?.entry.head?.id).toBe('b');
+    expect(kept.slot).toBeUndefined();
+    // Fresh for a TTL from its own load (stored at 1,002).
+    expect(cache.slot(key, at(2_002))?.entry.head?.id).toBe('b');
+    expect(loads.pending).toBe(0);
+  });
+
+  it('while reloading fails it serves the entry, tries again a TTL later, and drops it at the limit counted from the load', async () => {
+    const { cache, loads, stale, at } = await staleCache();
+    cache.slot(key, at(1_500));
+    loads.rejectNext(down);
+    await settled();
+    expect(stale.reloadFailed).toHaveBeenCalledExactlyOnceWith(track, down, 1);
+    expect(cache.staleTracks).toBe(1);
+
+    // Served stale, each lookup counted; no new reload before a TTL has passed since the failure.
+    expect(cache.slot(key, at(2_499))?.entry.head?.id).toBe('a');
+    expect(stale.servedStale).toHaveBeenCalledTimes(1);
+    expect(loads.pending).toBe(0);
+    expect(cache.slot(key, at(2_500))?.entry.head?.id).toBe('a');
+    expect(loads.pending).toBe(1);
+    loads.rejectNext(down);
+    await settled();
+    // Told once per entry, not per retry.
+    expect(stale.reloadFailed).toHaveBeenCalledTimes(1);
+
+    // Loaded at 0: TTL 1,000 plus 10,000 of stale-if-error.
+    expect(cache.slot(key, at(11_000))?.entry.head?.id).toBe('a');
+    loads.rejectNext(down);
+    await settled();
+    expect(cache.slot(key, at(11_001))).toBeUndefined();
+    expect(stale.staleEnded).toHaveBeenCalledExactlyOnceWith(track, true, 0);
+    expect(cache.size).toBe(0);
+    // The next request waits for a load, and fails with it.
+    const cold = cache.entry(track);
+    loads.rejectNext(down);
+    await expect(cold).rejects.toBe(down);
+  });
+
+  it('a successful reload after failures serves the new entry and ends the stale state', async () => {
+    const { cache, loads, stale, at } = await staleCache();
+    cache.slot(key, at(1_500));
+    loads.rejectNext(down);
+    await settled();
+    cache.slot(key, at(2_500));
+    loads.resolveNext('b');
+    await settled();
+    expect(cache.slot(key, at(2_501))?.entry.head?.id).toBe('b');
+    expect(stale.staleEnded).toHaveBeenCalledExactlyOnceWith(track, false, 0);
+    expect(cache.staleTracks).toBe(0);
+  });
+
+  it('a publish during a background reload is never hidden by it', async () => {
+    const { cache, loads, at } = await staleCache();
+    cache.slot(key, at(1_500));
+    cache.prime(track, entry('published'));
+    loads.resolveNext('read before the publish');
+    await settled();
+    expect(cache.slot(key, at(1_501))?.entry.head?.id).toBe('published');
+  });
+
+  it('a reload discarded by an invalidation of another track is started again by the next lookup', async () => {
+    const { cache, loads, at } = await staleCache();
+    const old = cache.slot(key, at(1_500));
+    cache.invalidate({ ...track, runtimeVersion: 'other' });
+    loads.resolveNext('b');
+    await settled();
+    expect(cache.slot(key, at(1_501))).toBe(old);
+    expect(loads.pending).toBe(1);
+    loads.resolveNext('b');
+    await settled();
+    expect(cache.slot(key, at(1_502))?.entry.head?.id).toBe('b');
+  });
+
+  it('an invalidation of a track served stale ends its stale state', async () => {
+    const { cache, loads, stale, at } = await staleCache();
+    cache.slot(key, at(1_500));
+    loads.rejectNext(down);
+    await settled();
+    cache.invalidate(track);
+    expect(stale.staleEnded).toHaveBeenCalledExactlyOnceWith(track, false, 0);
+    expect(cache.slot(key, at(1_501))).toBeUndefined();
+  });
+
+  it('without stale-if-error (0) an entry is dropped at its TTL and loaded on request, as before', async () => {
+    const { cache, loads, at } = await staleCache(0);
+    expect(cache.slot(key, at(1_000))).toBeDefined();
+    expect(cache.slot(key, at(1_001))).toBeUndefined();
+    expect(loads.pending).toBe(0);
   });
 });

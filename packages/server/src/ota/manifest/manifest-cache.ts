@@ -2,6 +2,7 @@ import type { ManifestNamespace, Track } from '@ferry/contracts';
 import { LRUCache } from 'lru-cache';
 import { SingleFlight } from '../../single-flight.js';
 import type { Timeline } from '../rollout/track-timeline.js';
+import { type CachedTimes, freshness } from './cache-freshness.js';
 import type { ManifestOutcome } from './manifest-outcome.js';
 import type { SignedManifest } from './manifest-response.js';
 import { trackKey } from './track-key.js';
@@ -34,10 +35,35 @@ export function entryBytes(entry: TrackEntry): number {
   return bytes;
 }
 
+/** What the cache tells about tracks served past their TTL because reloading them failed. */
+export interface StaleListener {
+  /**
+   * A track's reload failed: it is served stale until its limit. Told once per entry, not per
+   * retry; `staleTracks` counts the tracks served so, this one included.
+   */
+  reloadFailed(track: Track, error: unknown, staleTracks: number): void;
+  /**
+   * A track served stale is not any more: `limit` when it reached its stale-if-error limit (dropped,
+   * so its requests load), otherwise replaced (a load, a publish) or dropped (invalidation, eviction).
+   */
+  staleEnded(track: Track, limit: boolean, staleTracks: number): void;
+  /** A lookup found a track whose reload failed: one per answer (such a track is never held). */
+  servedStale(): void;
+}
+
 export interface ManifestCacheOptions {
   load: (track: Track) => Promise<TrackEntry>;
-  /** Safety net for a missed notification; publishes invalidate at once. */
+  /**
+   * Safety net for a missed notification; publishes invalidate at once. Past it an entry is
+   * reloaded in the background by the first request that finds it, which it still answers.
+   */
   ttlMs: number;
+  /**
+   * How long past ttlMs an entry is still served while its reload is under way or failing
+   * (stale-if-error, counted from its load); 0 (the default) drops it at ttlMs.
+   */
+  staleMs?: number;
+  stale?: StaleListener;
   /** Bounds memory when clients ask for many tracks that do not exist. */
   maxTracks?: number;
   /** Bounds memory when releases are large (many assets). */
@@ -56,15 +82,24 @@ export const RECENCY_RESOLUTION_MS = 1_000;
  * A track's entry as the cache holds it, alive until the cache drops it (a publish, an
  * invalidation, eviction, expiry, clear). A new entry for the track gets a new slot.
  */
-export class TrackSlot {
+export class TrackSlot implements CachedTimes {
   /** The holds that keep it (`keep`); the cache releases them when it drops the entry. */
   readonly holders: KeptSlot[] = [];
+  readonly staleUntil: number;
+  reloadAt: number;
+  /** Whether its last reload failed: it is then served stale (stale-if-error) until staleUntil. */
+  failed = false;
   constructor(
     readonly key: string,
+    readonly track: Track,
     readonly entry: TrackEntry,
-    /** When the entry was stored plus ttlMs, on the cache's clock: after it, the entry has expired. */
+    /** When the entry was stored plus ttlMs, on the cache's clock: after it, no hold serves it. */
     readonly expiresAt: number,
-  ) {}
+    staleMs: number,
+  ) {
+    this.staleUntil = expiresAt + staleMs;
+    this.reloadAt = expiresAt;
+  }
 }
 
 /**
@@ -103,41 +138,88 @@ export class KeptSlot {
 /**
  * The newest release per track, in memory. A miss loads once however many requests wait for it.
  * An invalidation during a load discards that load's result, so a publish is never hidden by a
- * read that started before it.
+ * read that started before it. Past its TTL an entry is reloaded in the background and served
+ * meanwhile, and while reloading fails, up to its stale-if-error limit (cache-freshness.ts).
  */
 export class ManifestCache {
   private readonly entries: LRUCache<string, TrackSlot>;
   private readonly now: () => number;
+  private readonly staleMs: number;
   /** Loads under way; a crowd waiting for one track is woken a slice per event-loop turn. */
   private readonly loading = new SingleFlight<string, TrackEntry>();
   private generation_ = 0;
+  private staleTracks_ = 0;
 
   constructor(private readonly options: ManifestCacheOptions) {
     const now = options.now ?? (() => performance.now());
     this.now = now;
+    this.staleMs = options.staleMs ?? 0;
     this.entries = new LRUCache<string, TrackSlot>({
       max: options.maxTracks ?? MANIFEST_CACHE_MAX_TRACKS,
       maxSize: options.maxBytes ?? MANIFEST_CACHE_MAX_BYTES,
       sizeCalculation: (slot) => entryBytes(slot.entry),
-      ttl: options.ttlMs,
+      // Up to the slot's staleUntil; `slot` drops it then if lru-cache has not yet.
+      ttl: options.ttlMs + this.staleMs,
       // The holds' clock, read on every lookup: an entry lru-cache finds stale has expired for
       // `holds` too (store reads the slot's time first, so lru-cache's entry never expires first).
       perf: { now },
       ttlResolution: 0,
       // Every hold listed is a hold of this slot (release takes a hold off the list).
-      dispose: (slot) => {
+      dispose: (slot, _key, reason) => {
         for (const kept of slot.holders) {
           kept.index = -1;
           kept.release();
         }
         slot.holders.length = 0;
+        if (slot.failed) {
+          slot.failed = false;
+          this.staleTracks_--;
+          const limit = reason === 'expire' || this.now() > slot.staleUntil;
+          this.options.stale?.staleEnded(slot.track, limit, this.staleTracks_);
+        }
       },
     });
   }
 
-  /** The cached slot of a track by its key (a parsed request carries it), without loading. */
-  slot(key: string): TrackSlot | undefined {
-    return this.entries.get(key);
+  /**
+   * The cached slot of a track by its key (a parsed request carries it), without waiting for a
+   * load: past its TTL the first lookup starts one reload in the background and still gets the
+   * slot; past its stale-if-error limit the slot is dropped and the lookup misses.
+   */
+  slot(key: string, now = this.now()): TrackSlot | undefined {
+    const slot = this.entries.get(key);
+    if (slot === undefined) return undefined;
+    const state = freshness(slot, now);
+    if (state === 'fresh') return slot;
+    if (state === 'expired') {
+      this.entries.delete(key);
+      return undefined;
+    }
+    if (state === 'revalidate') this.revalidate(slot);
+    if (slot.failed) this.options.stale?.servedStale();
+    return slot;
+  }
+
+  /**
+   * One reload of a slot past its TTL, answering no request: the slot serves until it succeeds
+   * (a new slot replaces it), and after a failure until its limit, trying again a TTL later.
+   */
+  private revalidate(slot: TrackSlot): void {
+    slot.reloadAt = Number.POSITIVE_INFINITY;
+    this.load(slot.key, slot.track).then(
+      () => {
+        // Not kept (an invalidation since discarded it): the next request tries again.
+        if (this.entries.peek(slot.key) === slot) slot.reloadAt = this.now();
+      },
+      (error: unknown) => {
+        if (this.entries.peek(slot.key) !== slot) return;
+        slot.reloadAt = this.now() + this.options.ttlMs;
+        if (slot.failed) return;
+        slot.failed = true;
+        this.staleTracks_++;
+        this.options.stale?.reloadFailed(slot.track, error, this.staleTracks_);
+      },
+    );
   }
 
   /**
@@ -171,20 +253,25 @@ export class ManifestCache {
 
   entry(track: Track): Promise<TrackEntry> {
     const key = trackKey(track);
-    const hit = this.entries.get(key);
+    const hit = this.slot(key);
     if (hit) return Promise.resolve(hit.entry);
+    return this.load(key, track);
+  }
+
+  /** The track's one load under way, kept unless something was invalidated since it started. */
+  private load(key: string, track: Track): Promise<TrackEntry> {
     return this.loading.run(key, () => {
       const generation = this.generation_;
       return this.options.load(track).then((entry) => {
-        if (generation === this.generation_) this.store(key, entry);
+        if (generation === this.generation_) this.store(key, track, entry);
         return entry;
       });
     });
   }
 
   /** Stores an entry in a new slot; one over the byte bound is not kept (and its slot never found). */
-  private store(key: string, entry: TrackEntry): void {
-    const slot = new TrackSlot(key, entry, this.now() + this.options.ttlMs);
+  private store(key: string, track: Track, entry: TrackEntry): void {
+    const slot = new TrackSlot(key, track, entry, this.now() + this.options.ttlMs, this.staleMs);
     this.entries.set(key, slot);
   }
 
@@ -203,7 +290,7 @@ export class ManifestCache {
     for (const [track, entry] of entries.toReversed()) {
       const key = trackKey(track);
       if (this.entries.has(key)) continue;
-      this.store(key, entry);
+      this.store(key, track, entry);
       filled.push(key);
     }
     // The bounds may have evicted some of them again.
@@ -213,7 +300,7 @@ export class ManifestCache {
   /** Replaces a track's entry with one known to be newest (this instance just published it). */
   prime(track: Track, entry: TrackEntry): void {
     this.invalidate(track);
-    this.store(trackKey(track), entry);
+    this.store(trackKey(track), track, entry);
   }
 
   /** Drops one track: the next request reads the database again. */
@@ -233,6 +320,11 @@ export class ManifestCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Tracks served past their TTL because their last reload failed. */
+  get staleTracks(): number {
+    return this.staleTracks_;
   }
 
   /** What the cached entries cost, by entryBytes. */

@@ -31,7 +31,7 @@ const AVAILABLE = Object.keys(MEDIA_TYPES);
  * over: a fleet of 1 000 tracks emptied a smaller one every few hundred requests (bench:manifest).
  */
 const FORMAT_MEMO_SIZE = 1_000;
-const REQUEST_MEMO_SIZE = 20_000;
+export const REQUEST_MEMO_SIZE = 20_000;
 // Stryker disable next-line StringLiteral: any marker that is not a format behaves the same, '' included.
 const NOT_ACCEPTABLE = 'none';
 
@@ -172,6 +172,13 @@ class RequestMemo {
     expo: new LastKeyMap(),
   };
   private count = 0;
+  /**
+   * The remembered requests it holds, let go when it empties: each may hold its track's cache slot,
+   * which lists it (TrackSlot.holders), so one forgotten here but still held would stay in memory
+   * until the slot drops, one per distinct set of headers a device ever sent. Released, what the
+   * slots list stays within this memo's bound, whatever the devices send.
+   */
+  private remembered: RememberedRequest[] = [];
   constructor(private readonly size: number) {}
 
   get(ns: ManifestNamespace, values: RawRequest): ParsedManifestRequest | undefined {
@@ -188,6 +195,9 @@ class RequestMemo {
       this.roots.ota.clear();
       this.roots.expo.clear();
       this.count = 0;
+      const forgotten = this.remembered;
+      this.remembered = [];
+      for (const request of forgotten) request.release();
     }
     let level = this.roots[ns];
     for (const value of [values.protocolVersion, values.platform, values.channel, values.currentUpdateId]) {
@@ -205,6 +215,7 @@ class RequestMemo {
     }
     if (!runtimeVersions.has(values.runtimeVersion)) this.count++;
     runtimeVersions.set(values.runtimeVersion, parsed);
+    if (parsed.ok) this.remembered.push(parsed);
   }
 }
 

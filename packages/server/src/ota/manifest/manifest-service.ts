@@ -7,6 +7,7 @@ import {
   trackOf,
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FerryMetrics } from '../../metrics/ferry-metrics.js';
 import type { ManifestSigner } from '../../signing/manifest-signer.js';
 import type { ReleaseStore, StoredEntry, StoredTimeline } from '../release-store.js';
 import { chooseEntry, choosesByClient } from '../rollout/track-timeline.js';
@@ -24,6 +25,7 @@ import {
   signNamespace,
   signRelease,
 } from './release-signatures.js';
+import { StaleManifestLog } from './stale-manifest-log.js';
 
 export type { ManifestOutcome } from './manifest-outcome.js';
 
@@ -68,10 +70,13 @@ function servedOf(entry: StoredEntry, signatures: ManifestSignature[], fallback 
   return { kind, id, signed, outcomes };
 }
 
-export interface ManifestServiceDeps extends Pick<ManifestCacheOptions, 'ttlMs' | 'maxTracks' | 'maxBytes'> {
+export interface ManifestServiceDeps
+  extends Pick<ManifestCacheOptions, 'ttlMs' | 'staleMs' | 'maxTracks' | 'maxBytes'> {
   store: Pick<ReleaseStore, 'timeline' | 'saveSignatures' | 'saveDirectiveSignatures' | 'timelinesOfRecentTracks'>;
   signer: ManifestSigner;
   log: FastifyBaseLogger;
+  /** Counts answers served stale (stale-if-error). */
+  metrics?: Pick<FerryMetrics, 'manifestServedStale'>;
 }
 
 /**
@@ -89,8 +94,10 @@ export class ManifestService {
     this.cache = new ManifestCache({
       load: (track) => this.load(track),
       ttlMs: deps.ttlMs,
+      staleMs: deps.staleMs,
       maxTracks: deps.maxTracks,
       maxBytes: deps.maxBytes,
+      stale: new StaleManifestLog(deps.log, deps.staleMs ?? 0, () => deps.metrics?.manifestServedStale()),
     });
     // The spec's own client (ota-…) is answered 204 as its table says; expo-updates gets the
     // protocol's signed directive when it accepts multipart (decisions.md, "Release control").
@@ -114,13 +121,15 @@ export class ManifestService {
    * The outcome when the track is cached, without a promise: the hot path. Undefined on a miss.
    * What the request resolved to before is kept on it (RememberedRequest): while that slot is
    * current and the entry gives every device the same answer, that is the outcome, with nothing
-   * looked up. `now` is performance.now(), the cache's clock (the fast path passes the request's start).
+   * looked up. Past the TTL no hold serves: the lookup answers from the slot while it is reloaded
+   * in the background, or while reloading fails, up to its stale-if-error limit.
+   * `now` is performance.now(), the cache's clock (the fast path passes the request's start).
    */
   resolveCached(parsed: ValidManifestRequest, clientId?: string, now = performance.now()): ManifestOutcome | undefined {
     if (this.cache.holds(parsed, now)) {
       return parsed.outcome ?? this.outcome(parsed.slot!.entry, parsed.request, parsed.ns, clientId);
     }
-    const slot = this.cache.slot(parsed.trackKey);
+    const slot = this.cache.slot(parsed.trackKey, now);
     if (!slot) {
       parsed.release();
       return undefined;

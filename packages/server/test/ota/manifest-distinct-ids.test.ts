@@ -1,0 +1,196 @@
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import type { Release } from '@ferry/contracts';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  negotiateManifestFormat,
+  parseManifestRequest,
+  REQUEST_MEMO_SIZE,
+} from '../../src/ota/manifest/manifest-request.js';
+import { ManifestService } from '../../src/ota/manifest/manifest-service.js';
+import { NodeManifestSigner } from '../../src/signing/manifest-signer.js';
+import { watchLoopBlocking } from '../support/loop-blocking.js';
+import { releasePayload, storeAssets } from '../support/releases.js';
+import { startTestServer, TEST_SIGNING, type TestServer } from '../support/test-server.js';
+
+/**
+ * Issue 34, item 2: every distinct set of manifest headers is remembered (the parsed-request memo,
+ * bounded) and holds its track's cache slot. Devices that send ever-new `expo-current-update-id`
+ * values must not grow what the server retains, and dropping the track's entry must not hold the
+ * event loop, however many of them came.
+ */
+
+/** The release-day test's bound on one synchronous stretch (test/ota/release-day.test.ts). */
+const MAX_BLOCK_MS = 50;
+/**
+ * What a million distinct requests may leave retained on the heap after a full collection: the
+ * parsed-request memo's 20,000 remembered requests (with their header strings) and nothing per
+ * device beyond them. Without the bound each one stayed held by the track's slot, about 400 bytes
+ * each.
+ */
+const MAX_RETAINED_BYTES = 24 * 1024 * 1024;
+
+/**
+ * After REQUEST_MEMO_SIZE new requests the parsed-request memo holds as many as before, so the heap
+ * may differ by no more than what a collection leaves to chance.
+ */
+const MAX_RETAINED_OVER_HTTP_BYTES = 2 * 1024 * 1024;
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+/** Heap in use after full collections (several: weak references and finalizers take more than one). */
+async function heapAfterGc(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return v8.getHeapStatistics().used_heap_size;
+}
+
+const track = { channel: 'production', platform: 'ios', runtimeVersion: '34.2.0' } as const;
+const headersOf = (currentUpdateId: string) => ({
+  'expo-protocol-version': '1',
+  'expo-platform': track.platform,
+  'expo-runtime-version': track.runtimeVersion,
+  'expo-channel-name': track.channel,
+  'expo-current-update-id': currentUpdateId,
+  accept: 'multipart/mixed',
+});
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+describe("a million devices with distinct current update ids (in process, the fast path's own code)", () => {
+  const release = {
+    id: '34343434-3434-4343-8343-343434343434',
+    ...track,
+    launchAsset: { url: 'https://cdn.test/bundle', hash: 'a'.repeat(43) },
+    assets: [],
+    otaConfig: null,
+    updatePolicy: null,
+    metadata: {},
+    createdAt: '2026-11-24T00:00:00.000Z',
+  } as unknown as Release;
+  const signer = new NodeManifestSigner(
+    createPrivateKey(TEST_SIGNING.privateKeyPem),
+    TEST_SIGNING.certificatePem,
+    'main',
+  );
+  const service = new ManifestService({
+    store: {
+      timeline: async () => ({
+        head: { kind: 'release', release, signatures: [] },
+        rollout: undefined,
+        fallback: undefined,
+      }),
+      saveSignatures: async () => {},
+      saveDirectiveSignatures: async () => {},
+      timelinesOfRecentTracks: async () => [],
+    },
+    signer,
+    log: pino({ level: 'silent' }),
+    ttlMs: 3_600_000,
+  });
+
+  /** What the fast path runs for one request, up to the answer it would write. */
+  function answer(currentUpdateId: string): void {
+    const headers = headersOf(currentUpdateId);
+    const parsed = parseManifestRequest(headers);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const format = negotiateManifestFormat(headers.accept)!;
+    const outcome = service.resolveCached(parsed, undefined);
+    if (!outcome) throw new Error('the track is not cached');
+    if (!parsed.answerTo(outcome, format)) throw new Error('no answer');
+  }
+
+  it('retains a bounded heap, and dropping the track holds the loop no longer than release day allows', async () => {
+    await service.resolve(track, 'expo');
+    // A first pass fills the memo once, so the baseline holds what a steady state holds.
+    for (let i = 0; i < 25_000; i++) answer(randomUUID());
+    const before = await heapAfterGc();
+
+    // In slices, one per turn, as requests arrive: the watch measures each turn's own work.
+    const requests = watchLoopBlocking();
+    for (let sent = 0; sent < 1_000_000; ) {
+      for (const end = sent + 500; sent < end; sent++) answer(randomUUID());
+      await turn();
+    }
+    const sending = requests.stop();
+    const after = await heapAfterGc();
+    // A publish (or expiry) drops the track's entry and releases what held it. (The forced
+    // collections above are the test's, so they are outside both watches.)
+    const drop = watchLoopBlocking();
+    await turn();
+    service.trackChanged(track);
+    await turn();
+    await turn();
+    const dropping = drop.stop();
+    const longestBlockMs = Math.max(sending.longestBlockMs, dropping.longestBlockMs);
+    const longestWallGapMs = Math.max(sending.longestWallGapMs, dropping.longestWallGapMs);
+    process.stderr.write(
+      `distinct ids (in process): retained ${mib(after - before)} after 1,000,000 requests; longest block ${longestBlockMs.toFixed(1)} ms (wall gap ${longestWallGapMs.toFixed(1)} ms)\n`,
+    );
+    expect(after - before).toBeLessThanOrEqual(MAX_RETAINED_BYTES);
+    expect(longestBlockMs).toBeLessThanOrEqual(MAX_BLOCK_MS);
+  });
+});
+
+describe('devices with distinct current update ids over HTTP (the real server)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { env: { MANIFEST_WARM_UP_REQUESTS: '0' } });
+    const payload = releasePayload({ ...track, runtimeVersion: '34.2.1' });
+    await storeAssets(server, payload);
+    const published = await server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload) });
+    expect(published.status).toBe(201);
+  });
+  afterAll(async () => server?.close());
+
+  /** `count` manifest requests with new ids, 16 at a time over keep-alive connections. */
+  async function send(count: number): Promise<void> {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    const { hostname, port } = new URL(server.url);
+    let next = 0;
+    const one = () =>
+      new Promise<void>((resolve, reject) => {
+        http
+          .get(
+            {
+              agent,
+              hostname,
+              port,
+              path: '/api/updates/manifest',
+              headers: { ...headersOf(randomUUID()), 'expo-runtime-version': '34.2.1' },
+            },
+            (response) => {
+              if (response.statusCode !== 200) reject(new Error(`status ${response.statusCode}`));
+              response.resume();
+              response.on('end', resolve);
+            },
+          )
+          .on('error', reject);
+      });
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next++ < count) await one();
+      }),
+    );
+    agent.destroy();
+  }
+
+  it('retains nothing more per new device once the memo has been full', async () => {
+    await send(25_000);
+    const before = await heapAfterGc();
+    // As many new devices as the memo holds: it then holds as many requests as before.
+    await send(REQUEST_MEMO_SIZE);
+    const after = await heapAfterGc();
+    process.stderr.write(
+      `distinct ids (HTTP): retained ${mib(after - before)} after ${REQUEST_MEMO_SIZE} more requests\n`,
+    );
+    // Held by the track's slot, the 20,000 would be about 8 MiB more.
+    expect(after - before).toBeLessThanOrEqual(MAX_RETAINED_OVER_HTTP_BYTES);
+  });
+});
