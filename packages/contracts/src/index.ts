@@ -5,6 +5,7 @@ export * from './ota/asset-gc.js';
 export * from './ota/assets.js';
 export * from './ota/audit-events.js';
 export * from './ota/channel.js';
+export * from './ota/client-asset-rules.js';
 export * from './ota/console.js';
 export * from './ota/manifest.js';
 export * from './ota/native-change.js';
