@@ -340,6 +340,26 @@ describeEachEngine('ferry publish against a real server', (engine) => {
       expect(recorder.requests).toHaveLength(0);
     });
 
+    it('a release the server would refuse fails before any request, naming the field', async () => {
+      config = { ...config, description: 'one\u0000two' };
+      const exported = exportOf();
+      expect(await ferry('publish', '--channel', 'production', '--platform', 'ios', '--dist', exported.dir)).toBe(1);
+      expect(stderr).toMatch(
+        /ios: the server would refuse this release, so nothing was uploaded:\n\s+otaConfig\.description: /,
+      );
+      expect(recorder.requests).toHaveLength(0);
+    });
+
+    it('an extension that cannot be a fileExtension fails before any request (the contracts’ rule)', async () => {
+      const exported = exportOf({
+        ios: { bundle: bundle('ios'), assets: [asset('p/ng')] },
+        android: { bundle: bundle('android'), assets: [] },
+      });
+      expect(await ferry('publish', '--channel', 'production', '--platform', 'ios', '--dist', exported.dir)).toBe(1);
+      expect(stderr).toMatch(/unusable extension "p\/ng": a file extension is 1-32 letters or digits/);
+      expect(recorder.requests).toHaveLength(0);
+    });
+
     it('without --dist, the exporter runs for the requested platforms', async () => {
       const exported = exportOf();
       const base = deps();

@@ -10,7 +10,7 @@ import type { Exporter } from './expo-export.js';
 import { type ExportedFile, readExportedUpdate } from './exported-update.js';
 import { formatBytes } from './format.js';
 import { type Env, readPublishEnvironment } from './publish-environment.js';
-import { buildReleasePayload } from './release-payload.js';
+import { buildReleasePlan, checkReleasePlan, withAssetUrls } from './release-payload.js';
 import { createUploadProgress, type ProgressStream } from './upload-progress.js';
 
 export interface PublishRequest {
@@ -106,6 +106,24 @@ export async function publishUpdate(
     fingerprints.set(platform, (await deps.fingerprint(request.projectRoot, platform)).hash);
   }
   const metadata = await readCiMetadata(deps.env, deps.git, request.message);
+  // Each release as the server will check it, but for the URLs it assigns: a release it would
+  // refuse (an asset the client could not store, say) fails here, before the first upload.
+  const plans = new Map(
+    exports.map((exported) => {
+      const plan = buildReleasePlan({
+        channel: request.channel,
+        runtimeVersion: runtimeVersions.get(exported.platform)!,
+        exported,
+        otaConfig,
+        fingerprint: fingerprints.get(exported.platform)!,
+        metadata,
+        environment,
+        rollout: request.rollout,
+      });
+      checkReleasePlan(plan, exported);
+      return [exported.platform, plan] as const;
+    }),
+  );
   const client = new FerryClient({
     serverUrl: environment.serverUrl,
     token: environment.token,
@@ -150,17 +168,10 @@ export async function publishUpdate(
             );
           });
 
-    const payload = buildReleasePayload({
-      channel: request.channel,
-      runtimeVersion,
-      exported,
-      urls: new Map(check.assets.map((status) => [status.hash, status.url])),
-      otaConfig,
-      fingerprint: fingerprints.get(platform)!,
-      metadata,
-      environment,
-      rollout: request.rollout,
-    });
+    const payload = withAssetUrls(
+      plans.get(platform)!,
+      new Map(check.assets.map((status) => [status.hash, status.url])),
+    );
     let release: ReleaseSummary;
     try {
       release = await client.publishRelease(payload);
