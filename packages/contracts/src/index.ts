@@ -19,5 +19,6 @@ export * from './ota/runtime-version.js';
 export * from './ota/track.js';
 export * from './ota/update-policy.js';
 export * from './ota/update-policy-schema.js';
+export * from './storage-full.js';
 export * from './text.js';
 export * from './web/development.js';
