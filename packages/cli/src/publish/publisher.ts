@@ -75,6 +75,19 @@ function guardRefusal(platform: Platform, error: FerryHttpError): CliError {
   );
 }
 
+/** Why the uploads stopped, for people: a full object store says what to do about it. */
+function uploadFailure(platform: Platform, error: unknown): CliError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof FerryHttpError && error.code === 'STORAGE_FULL') {
+    return new CliError(
+      `${platform}: the server's object storage is full (STORAGE_FULL): ${message}; nothing was published.\n` +
+        '  The server operator must free space or raise the storage quota (docs/deployment.md, "Object storage full"). ' +
+        'Then publish again: assets already uploaded are not sent twice.',
+    );
+  }
+  return new CliError(`${platform}: ${message}; nothing was published.`);
+}
+
 /**
  * `ferry publish`: environment checks, app config, export, fingerprints, then per platform the
  * missing uploads and the release. Everything that can fail without touching the server is
@@ -163,9 +176,7 @@ export async function publishUpdate(
             fetch: deps.fetch,
             progress: createUploadProgress(deps.out, platform, missing.count, missing.bytes),
           }).catch((error: unknown) => {
-            throw new CliError(
-              `${platform}: ${error instanceof Error ? error.message : String(error)}; nothing was published.`,
-            );
+            throw uploadFailure(platform, error);
           });
 
     const payload = withAssetUrls(
