@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'ALREADY_ACTIVE',
   'INTERNAL',
   'UNAVAILABLE',
+  'STORAGE_FULL',
 ] as const;
 export type KnownErrorCode = (typeof ERROR_CODES)[number];
 

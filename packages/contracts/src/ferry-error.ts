@@ -36,8 +36,13 @@ export class FerryHttpError extends FerryError {
     super(code, message, details);
   }
 
-  /** Worth trying again: the server was unreachable, overloaded or failed on its side. */
+  /**
+   * Worth trying again: the server was unreachable, overloaded or failed on its side. Full storage
+   * (507) is not: it stays full until an operator frees space.
+   */
   get transient(): boolean {
-    return this.status === 0 || this.status === 408 || this.status === 429 || this.status >= 500;
+    return (
+      this.status === 0 || this.status === 408 || this.status === 429 || (this.status >= 500 && this.status !== 507)
+    );
   }
 }

@@ -52,6 +52,9 @@ export function failureOutcome(during: PendingWork['kind'], failure: CallFailure
       return stay('notCertified');
     case 'RATE_LIMITED':
       return stay('tooManyRequests');
+    case 'STORAGE_FULL':
+      // The document could not be stored (507): an outage on the service's side, the same request works later.
+      return stay('unavailable');
   }
   if (failure.status === 401) return stay('signedOut');
   if (failure.status === 403) return stay('notCertified');

@@ -16,6 +16,7 @@ const TABLE: Row[] = [
   ['complete', 0, 'NETWORK_ERROR', 'confirm', 'unavailable', false],
   ['complete', 429, 'RATE_LIMITED', 'confirm', 'tooManyRequests', false],
   ['complete', 401, 'UNAUTHORIZED', 'confirm', 'signedOut', false],
+  ['complete', 507, 'STORAGE_FULL', 'confirm', 'unavailable', false],
   ['complete', 500, 'INTERNAL', 'confirm', 'unexpected', false],
   ['start', 400, 'UNSUPPORTED_PROVIDER', 'simpleVerification', 'unsupportedProvider', true],
   ['start', 400, 'VALIDATION_FAILED', 'intro', 'invalidInput', true],

@@ -238,6 +238,31 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     expect(await releaseCount()).toBe(before);
   });
 
+  it.each([
+    [
+      'Ferry’s own store (local files)',
+      { error: { code: 'STORAGE_FULL', message: 'The object storage is full.', details: {} } },
+    ],
+    ['an S3-compatible store (presigned PUT)', '<?xml version="1.0"?><Error><Code>XMinioStorageFull</Code></Error>'],
+  ])(
+    'a full object store (%s) stops the publish at once with what to do: exit 1, no retry, no release',
+    async (_store, answer) => {
+      const exported = exportOf();
+      recorder.failWith = ({ method }) =>
+        method === 'PUT'
+          ? { status: 507, body: typeof answer === 'string' ? answer : JSON.stringify(answer) }
+          : undefined;
+      const before = await releaseCount();
+      expect(await ferry('publish', '--channel', 'production', '--platform', 'ios', '--dist', exported.dir)).toBe(1);
+      expect(stderr).toMatch(/ios: the server's object storage is full \(STORAGE_FULL\).*nothing was published/);
+      expect(stderr).toMatch(/free space or raise the storage quota/);
+      // Full storage stays full until someone acts: each PUT is tried once, not retried.
+      const puts = recorder.puts();
+      expect(new Set(puts.map((put) => put.url)).size).toBe(puts.length);
+      expect(await releaseCount()).toBe(before);
+    },
+  );
+
   it('a refusal by the guard exits 2 and prints the server remedy', async () => {
     const exported = exportOf();
     expect(await ferry('publish', '--channel', 'production', '--platform', 'ios', '--dist', exported.dir)).toBe(0);
@@ -370,6 +395,26 @@ describeEachEngine('ferry publish against a real server', (engine) => {
       expect(await ferry('publish', '--channel', 'production', '--dist', exported.dir)).toBe(1);
       expect(stderr).toContain(`named by metadata.json are missing`);
       expect(stderr).toContain(missingPath);
+      expect(recorder.requests).toHaveLength(0);
+    });
+
+    it('a release the server would refuse fails before any request, naming the field', async () => {
+      config = { ...config, description: 'one\u0000two' };
+      const exported = exportOf();
+      expect(await ferry('publish', '--channel', 'production', '--platform', 'ios', '--dist', exported.dir)).toBe(1);
+      expect(stderr).toMatch(
+        /ios: the server would refuse this release, so nothing was uploaded:\n\s+otaConfig\.description: /,
+      );
+      expect(recorder.requests).toHaveLength(0);
+    });
+
+    it('an extension that cannot be a fileExtension fails before any request (the contracts’ rule)', async () => {
+      const exported = exportOf({
+        ios: { bundle: bundle('ios'), assets: [asset('p/ng')] },
+        android: { bundle: bundle('android'), assets: [] },
+      });
+      expect(await ferry('publish', '--channel', 'production', '--platform', 'ios', '--dist', exported.dir)).toBe(1);
+      expect(stderr).toMatch(/unusable extension "p\/ng": a file extension is 1-32 letters or digits/);
       expect(recorder.requests).toHaveLength(0);
     });
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { FerryHttpError } from '@ferry/contracts';
+import { ErrorBody, FerryHttpError, isStorageFullAnswer } from '@ferry/contracts';
 import pLimit from 'p-limit';
 import { DEFAULT_RETRY, type RetryPolicy, withRetries } from '../http/retry.js';
 import type { ExportedFile } from './exported-update.js';
@@ -21,6 +21,20 @@ export interface UploadOptions {
 
 export const DEFAULT_UPLOAD_CONCURRENCY = 8;
 
+/**
+ * The error code of a refused upload: Ferry's error body (the local store), or the `<Code>` of an
+ * S3-compatible store's XML answer to a presigned PUT.
+ */
+function errorCodeOf(body: string): string | undefined {
+  try {
+    const parsed = ErrorBody.safeParse(JSON.parse(body));
+    if (parsed.success) return parsed.data.error.code;
+  } catch {
+    // not JSON: perhaps S3's XML
+  }
+  return /<Code>([^<]{1,100})<\/Code>/.exec(body)?.[1];
+}
+
 /** One idempotent PUT of a content-addressed object; retried by the caller when transient. */
 async function put(job: UploadJob, fetchImpl: typeof fetch): Promise<void> {
   const body = await fs.readFile(job.asset.file);
@@ -33,7 +47,16 @@ async function put(job: UploadJob, fetchImpl: typeof fetch): Promise<void> {
     throw new FerryHttpError(0, 'NETWORK', `network error: ${cause}`);
   }
   if (!response.ok) {
-    const text = (await response.text()).slice(0, 200).replace(/\s+/g, ' ');
+    const answer = await response.text();
+    const text = answer.slice(0, 200).replace(/\s+/g, ' ');
+    const code = errorCodeOf(answer);
+    if (isStorageFullAnswer(response.status, code)) {
+      throw new FerryHttpError(
+        response.status,
+        'STORAGE_FULL',
+        `PUT answered ${response.status} (${code ?? 'storage full'})`,
+      );
+    }
     throw new FerryHttpError(
       response.status,
       'UPLOAD_FAILED',
@@ -73,7 +96,7 @@ export async function uploadAssets(
             const reason = error instanceof Error ? error.message : String(error);
             throw new FerryHttpError(
               error instanceof FerryHttpError ? error.status : 0,
-              'UPLOAD_FAILED',
+              error instanceof FerryHttpError && error.code === 'STORAGE_FULL' ? 'STORAGE_FULL' : 'UPLOAD_FAILED',
               `Uploading ${job.asset.relativePath} failed: ${reason}`,
             );
           });

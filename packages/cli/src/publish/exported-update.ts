@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Platform } from '@ferry/contracts';
+import { FileExtension, type Platform } from '@ferry/contracts';
 import mime from 'mime';
 import { CliError } from '../cli-error.js';
 import { ExportMetadata } from './export-metadata.js';
@@ -31,7 +31,6 @@ export interface ExportedPlatform {
 const LAUNCH_ASSET_CONTENT_TYPE = 'application/javascript';
 // Expo's own servers give the launch asset ".bundle" whatever Metro named it (.js or .hbc); the client ignores it.
 const LAUNCH_ASSET_EXTENSION = '.bundle';
-const EXTENSION = /^[A-Za-z0-9]{1,32}$/;
 
 async function digestFile(file: string): Promise<{ sha256: string; md5: string; size: number }> {
   const sha256 = createHash('sha256');
@@ -75,8 +74,11 @@ async function describe(
 
 function assetType(ext: string, relativePath: string): { contentType: string; fileExtension?: string } {
   if (ext === '') return { contentType: 'application/octet-stream' };
-  if (!EXTENSION.test(ext)) {
-    throw new CliError(`metadata.json gives ${relativePath} an unusable extension ${JSON.stringify(ext)}.`);
+  // The contracts' rule, the one the server applies to fileExtension.
+  if (!FileExtension.safeParse(`.${ext}`).success) {
+    throw new CliError(
+      `metadata.json gives ${relativePath} an unusable extension ${JSON.stringify(ext)}: a file extension is 1-32 letters or digits.`,
+    );
   }
   return { contentType: mime.getType(ext) ?? 'application/octet-stream', fileExtension: `.${ext}` };
 }

@@ -10,7 +10,7 @@ import type { Exporter } from './expo-export.js';
 import { type ExportedFile, readExportedUpdate } from './exported-update.js';
 import { formatBytes } from './format.js';
 import { type Env, readPublishEnvironment } from './publish-environment.js';
-import { buildReleasePayload } from './release-payload.js';
+import { buildReleasePlan, checkReleasePlan, withAssetUrls } from './release-payload.js';
 import { createUploadProgress, type ProgressStream } from './upload-progress.js';
 
 export interface PublishRequest {
@@ -107,6 +107,19 @@ function guardRefusal(platform: Platform, error: FerryHttpError): CliError {
   );
 }
 
+/** Why the uploads stopped, for people: a full object store says what to do about it. */
+function uploadFailure(platform: Platform, error: unknown): CliError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof FerryHttpError && error.code === 'STORAGE_FULL') {
+    return new CliError(
+      `${platform}: the server's object storage is full (STORAGE_FULL): ${message}; nothing was published.\n` +
+        '  The server operator must free space or raise the storage quota (docs/deployment.md, "Object storage full"). ' +
+        'Then publish again: assets already uploaded are not sent twice.',
+    );
+  }
+  return new CliError(`${platform}: ${message}; nothing was published.`);
+}
+
 /**
  * `ferry publish`: environment checks, app config, export, fingerprints, then per platform the
  * missing uploads and the release. Everything that can fail without touching the server is
@@ -138,6 +151,24 @@ export async function publishUpdate(
     fingerprints.set(platform, (await deps.fingerprint(request.projectRoot, platform)).hash);
   }
   const metadata = await readCiMetadata(deps.env, deps.git, request.message);
+  // Each release as the server will check it, but for the URLs it assigns: a release it would
+  // refuse (an asset the client could not store, say) fails here, before the first upload.
+  const plans = new Map(
+    exports.map((exported) => {
+      const plan = buildReleasePlan({
+        channel: request.channel,
+        runtimeVersion: runtimeVersions.get(exported.platform)!,
+        exported,
+        otaConfig,
+        fingerprint: fingerprints.get(exported.platform)!,
+        metadata,
+        environment,
+        rollout: request.rollout,
+      });
+      checkReleasePlan(plan, exported);
+      return [exported.platform, plan] as const;
+    }),
+  );
   const client = new FerryClient({
     serverUrl: environment.serverUrl,
     token: environment.token,
@@ -180,22 +211,13 @@ export async function publishUpdate(
               fetch: deps.fetch,
               progress: createUploadProgress(deps.out, platform, missing.count, missing.bytes),
             }).catch((error: unknown) => {
-              throw new CliError(
-                `${platform}: ${error instanceof Error ? error.message : String(error)}; nothing was published.`,
-              );
+              throw uploadFailure(platform, error);
             });
 
-      const payload = buildReleasePayload({
-        channel: request.channel,
-        runtimeVersion,
-        exported,
-        urls: new Map(check.assets.map((status) => [status.hash, status.url])),
-        otaConfig,
-        fingerprint: fingerprints.get(platform)!,
-        metadata,
-        environment,
-        rollout: request.rollout,
-      });
+      const payload = withAssetUrls(
+        plans.get(platform)!,
+        new Map(check.assets.map((status) => [status.hash, status.url])),
+      );
       try {
         return { release: await client.publishRelease(payload), uploaded, skipped: sum(present) };
       } catch (error) {

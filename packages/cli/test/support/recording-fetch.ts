@@ -11,9 +11,15 @@ export interface RecordedRequest {
  */
 export class RecordingFetch {
   readonly requests: RecordedRequest[] = [];
-  /** Decides per request whether to fail it: a status to answer with, 'network' to throw, or undefined to pass. */
-  failWith: (request: { method: string; url: string; attempt: number }) => number | 'network' | undefined = () =>
-    undefined;
+  /**
+   * Decides per request whether to fail it: a status to answer with (or a status and the body to
+   * send), 'network' to throw, or undefined to pass.
+   */
+  failWith: (request: {
+    method: string;
+    url: string;
+    attempt: number;
+  }) => number | { status: number; body: string } | 'network' | undefined = () => undefined;
   private readonly attempts = new Map<string, number>();
 
   readonly fetch: typeof fetch = async (input, init) => {
@@ -39,6 +45,10 @@ export class RecordingFetch {
     if (typeof failure === 'number') {
       this.requests.push({ method, url, bodyBytes, status: failure });
       return new Response(`injected ${failure}`, { status: failure });
+    }
+    if (failure !== undefined) {
+      this.requests.push({ method, url, bodyBytes, status: failure.status });
+      return new Response(failure.body, { status: failure.status });
     }
     const response = await fetch(input, init);
     this.requests.push({ method, url, bodyBytes, status: response.status });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Channel } from './channel.js';
 import { ManifestNamespace } from './manifest.js';
 import { Platform } from './platform.js';
-import { ReleaseAsset, ReleaseMetadata } from './release.js';
+import { ReleaseMetadata, StoredReleaseAsset } from './release.js';
 import { Adoption, RolloutState } from './rollout.js';
 import { RuntimeVersion } from './runtime-version.js';
 import { UpdatePolicySchema } from './update-policy-schema.js';
@@ -92,7 +92,7 @@ export const ConsoleReleaseDetail = z.object({
     .object({ percent: z.number().int().min(0).max(100), state: RolloutState, reason: z.string().nullable() })
     .nullable(),
   /** The launch asset first. `size` is the stored object's byte length, null when it cannot be read. */
-  assets: z.array(ReleaseAsset.extend({ launch: z.boolean(), size: z.number().int().min(0).nullable() })),
+  assets: z.array(StoredReleaseAsset.extend({ launch: z.boolean(), size: z.number().int().min(0).nullable() })),
   /** The manifests as clients receive them, one per header namespace, with whether each signature verifies. */
   manifests: z.array(
     z.object({

@@ -34,8 +34,11 @@ const ALLOWED: Record<'line' | 'free' | 'printable' | 'url', readonly CharacterN
   free: ['DEL', 'TAB', 'LF', 'CR'],
   /** A pattern of printable ASCII (runtimeVersion, a MIME type): nothing. */
   printable: [],
-  /** A URL: zod's URL check drops tab and line breaks, as URL parsing does; NUL and the others stay, so they are refused. */
-  url: ['DEL', 'TAB', 'LF', 'CR'],
+  /**
+   * A URL: zod's URL check drops tab and line breaks from the value, as URL parsing does; NUL, DEL
+   * and the others stay, so they are refused (DEL is no URI character: client-asset-rules.ts).
+   */
+  url: ['TAB', 'LF', 'CR'],
 };
 
 const HASH = 'A'.repeat(43);

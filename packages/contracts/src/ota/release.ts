@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { isStorableText, lineText } from '../text.js';
 import { Channel } from './channel.js';
+import {
+  assetKeyProblem,
+  assetUrlProblem,
+  conflictingAssetKeys,
+  FILE_EXTENSION_PATTERN,
+  isSha256Base64Url,
+} from './client-asset-rules.js';
 import { Platform } from './platform.js';
 import { RolloutRequest } from './rollout.js';
 import { RuntimeVersion } from './runtime-version.js';
@@ -18,22 +25,62 @@ export const AssetHash = z
  */
 const shortLine = (max: number) => lineText().max(max);
 
-/** A launch asset or asset as a release stores it. Only url and hash are required by the spec. */
-export const ReleaseAsset = z.object({
-  // zod's URL check drops tab and line breaks (as URL parsing does) but keeps other controls.
-  url: z
+/** The fileExtension of an asset: a dot and 1–32 letters or digits (a safe part of a file name). */
+export const FileExtension = z
+  .string()
+  .regex(FILE_EXTENSION_PATTERN, 'fileExtension must be a dot and 1-32 letters or digits');
+
+/** A check of client-asset-rules.ts as a zod refinement on one field. */
+const problemOf =
+  (problem: (value: string) => string | undefined) =>
+  (value: string, ctx: z.RefinementCtx): void => {
+    const message = problem(value);
+    if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+  };
+
+/** An asset key as a publisher sends it: one line the client can store the asset under. */
+export const AssetKey = shortLine(255).superRefine(problemOf(assetKeyProblem));
+
+// zod's URL check drops tab and line breaks (as URL parsing does) but keeps other controls.
+const storedUrl = () =>
+  z
     .url({ protocol: /^https?$/ })
     .max(2048)
-    .refine((value) => isStorableText(value), { message: 'must not contain control characters or lone surrogates' }),
+    .refine((value) => isStorableText(value), { message: 'must not contain control characters or lone surrogates' });
+
+/**
+ * A launch asset or asset as a publisher sends it. Only url and hash are required by the spec; what
+ * is sent must be what expo-updates accepts (client-asset-rules.ts), or no device would apply the release.
+ */
+export const ReleaseAsset = z.object({
+  url: storedUrl().superRefine(problemOf(assetUrlProblem)),
+  hash: AssetHash.refine(isSha256Base64Url, {
+    message: 'hash must be the unpadded base64url SHA-256 of the file; no SHA-256 ends with this last character',
+  }),
+  key: AssetKey.optional(),
+  contentType: shortLine(255).min(1).optional(),
+  fileExtension: FileExtension.optional(),
+});
+export type ReleaseAsset = z.infer<typeof ReleaseAsset>;
+
+/**
+ * An asset as a release stored it, in answers: the rules of its day. Releases stored before the
+ * client's rules were checked must still read back.
+ */
+export const StoredReleaseAsset = z.object({
+  url: storedUrl(),
   hash: AssetHash,
-  key: shortLine(255).optional(),
-  contentType: shortLine(255).optional(),
+  key: z.string().max(255).optional(),
+  contentType: z.string().max(255).optional(),
   fileExtension: z
     .string()
     .regex(/^\.[A-Za-z0-9]{1,32}$/, 'fileExtension must start with a dot')
     .optional(),
 });
-export type ReleaseAsset = z.infer<typeof ReleaseAsset>;
+
+/** What a publisher knows of an asset before the server assigns its URL (`ferry publish` checks it before uploading). */
+export const PlannedReleaseAsset = ReleaseAsset.omit({ url: true });
+export type PlannedReleaseAssetInput = z.input<typeof PlannedReleaseAsset>;
 
 /** The longest release message (`ferry publish --message`, by default the commit subject). */
 export const RELEASE_MESSAGE_MAX_LENGTH = 1024;
@@ -111,24 +158,57 @@ function checkConfigTree(root: Record<string, unknown>, ctx: z.RefinementCtx): v
 /** The public app config; served as extra.<ns>Client. */
 export const OtaConfig = z.record(z.string(), z.unknown()).superRefine(checkConfigTree);
 
-export const ReleasePayload = z
-  .object({
-    channel: Channel,
-    platform: Platform,
-    runtimeVersion: RuntimeVersion,
-    launchAsset: ReleaseAsset,
-    assets: z.array(ReleaseAsset).max(10_000).default([]),
-    otaConfig: OtaConfig.nullish(),
-    updatePolicy: UpdatePolicySchema.nullish(),
-    fingerprint: Fingerprint.nullish(),
-    allowNativeChange: z.boolean().optional(),
-    metadata: ReleaseMetadataInput.optional(),
-    /** A share of devices (issue 18); without it the release reaches every device at once. */
-    rollout: RolloutRequest.optional(),
-  })
-  .strict();
+/**
+ * Two assets under one key with different hashes: the client downloads one file per key, so one of
+ * them would never reach the device (conflictingAssetKeys).
+ */
+interface KeyedAssets {
+  launchAsset: { key?: string; hash: string };
+  assets: Array<{ key?: string; hash: string }>;
+}
+function checkAssetKeys(release: KeyedAssets, ctx: z.RefinementCtx): void {
+  for (const index of conflictingAssetKeys([release.launchAsset, ...release.assets])) {
+    ctx.addIssue({
+      code: 'custom',
+      path: index === 0 ? ['launchAsset', 'key'] : ['assets', index - 1, 'key'],
+      message:
+        'is also the key of another asset of this release with a different hash: expo-updates keeps one file per key, so this asset would never reach the device',
+    });
+  }
+}
+
+/** The release body, with the asset shape given: sent (with URLs), or planned (before the upload). */
+const releasePayloadOf = <A extends z.ZodType<{ key?: string; hash: string }>>(asset: A) =>
+  z
+    .object({
+      channel: Channel,
+      platform: Platform,
+      runtimeVersion: RuntimeVersion,
+      launchAsset: asset,
+      assets: z.array(asset).max(10_000).default([]),
+      otaConfig: OtaConfig.nullish(),
+      updatePolicy: UpdatePolicySchema.nullish(),
+      fingerprint: Fingerprint.nullish(),
+      allowNativeChange: z.boolean().optional(),
+      metadata: ReleaseMetadataInput.optional(),
+      /** A share of devices (issue 18); without it the release reaches every device at once. */
+      rollout: RolloutRequest.optional(),
+    })
+    .strict()
+    // Both asset shapes have key and hash; TypeScript cannot see it through the generic parameter.
+    .superRefine((release, ctx) => checkAssetKeys(release as unknown as KeyedAssets, ctx));
+
+export const ReleasePayload = releasePayloadOf(ReleaseAsset);
 export type ReleasePayload = z.infer<typeof ReleasePayload>;
 export type ReleasePayloadInput = z.input<typeof ReleasePayload>;
+
+/**
+ * A release as `ferry publish` plans it before uploading: the payload without asset URLs (the
+ * server assigns them). Everything else is checked as the server will check it, so a release the
+ * server would refuse is refused before a byte is uploaded.
+ */
+export const ReleasePlan = releasePayloadOf(PlannedReleaseAsset);
+export type ReleasePlanInput = z.input<typeof ReleasePlan>;
 
 /** metadata as stored: the publisher's metadata plus the fingerprint that becomes the next baseline. */
 export const ReleaseMetadata = z
@@ -145,8 +225,8 @@ export const Release = z.object({
   channel: Channel,
   platform: Platform,
   runtimeVersion: RuntimeVersion,
-  launchAsset: ReleaseAsset,
-  assets: z.array(ReleaseAsset),
+  launchAsset: StoredReleaseAsset,
+  assets: z.array(StoredReleaseAsset),
   otaConfig: OtaConfig.nullable(),
   updatePolicy: UpdatePolicySchema.nullable(),
   metadata: ReleaseMetadata,

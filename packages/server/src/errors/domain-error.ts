@@ -17,7 +17,8 @@ export type FailureKind =
   | 'rate-limited'
   | 'dependency-failed'
   | 'unavailable'
-  | 'dependency-timeout';
+  | 'dependency-timeout'
+  | 'storage-full';
 
 /**
  * The base of every error a Ferry service throws on purpose. Subclasses name the failure

@@ -36,6 +36,7 @@ describe('the one error handler', () => {
       'dependency-failed': 502,
       unavailable: 503,
       'dependency-timeout': 504,
+      'storage-full': 507,
     } satisfies Record<FailureKind, number>),
   )('a %s domain error answers %i with its code, message and details', async (kind, status) => {
     expect(STATUS_BY_KIND[kind as FailureKind]).toBe(status);

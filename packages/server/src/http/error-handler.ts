@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DependencyUnavailable, DomainError, type FailureKind, Unauthenticated } from '../errors/domain-error.js';
 import { isDatabaseUnavailable } from '../storage/database-unavailable.js';
+import { StorageFull, storageFullLine } from '../storage/objects/storage-full.js';
 import { errorBody } from './error-body.js';
 
 interface ValidationItem {
@@ -44,6 +45,8 @@ export const STATUS_BY_KIND: Record<FailureKind, number> = {
   'dependency-failed': 502,
   unavailable: 503,
   'dependency-timeout': 504,
+  // 507 Insufficient Storage: the object storage had no room; nothing was stored.
+  'storage-full': 507,
 };
 
 /**
@@ -56,6 +59,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     const err = isDatabaseUnavailable(thrown) ? new DependencyUnavailable('database') : thrown;
     if (err !== thrown) request.log.warn({ err: thrown }, 'database unavailable');
     if (err instanceof DomainError) {
+      // One line an operator can act on: no stack, no path, no key.
+      if (err instanceof StorageFull) request.log.error({ store: err.store, reason: err.reason }, storageFullLine);
       if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
       if (err instanceof Unauthenticated) reply.header('www-authenticate', err.challenge);
       reply.code(STATUS_BY_KIND[err.kind]).send(err.toBody());

@@ -11,6 +11,7 @@ import {
 } from '../storage/objects/object-key.js';
 import { type ObjectStore, UploadRejected } from '../storage/objects/object-store.js';
 import type { ObjectUrlSigner } from '../storage/objects/object-url-signer.js';
+import { StorageFull } from '../storage/objects/storage-full.js';
 
 export const OBJECTS_PREFIX = '/objects/';
 
@@ -169,6 +170,8 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
         if (error instanceof InvalidObjectKeyError)
           throw new InvalidKey(`The object cannot be stored: ${error.message}.`);
         if (error instanceof UploadRejected && error.reason === 'too-large') throw refuse(undefined);
+        // The store stopped reading part-way: the rest of the body cannot be left on the connection.
+        if (error instanceof StorageFull) reply.header('connection', 'close');
         throw error;
       }
     },

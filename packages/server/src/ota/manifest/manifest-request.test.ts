@@ -34,6 +34,18 @@ describe('negotiateManifestFormat', () => {
     ['application/json, multipart/mixed;q=0.5', 'json'],
     ['text/html', undefined],
     ['multipart/mixed;q=0', undefined],
+    // Equal weights: multipart, the one structure that can carry a directive (issue 34, item 9).
+    ['application/expo+json, application/json, multipart/mixed', 'multipart'], // the spec's client
+    ['application/json,multipart/mixed', 'multipart'],
+    ['application/json;q=0.5, multipart/mixed;q=0.5', 'multipart'],
+    ['application/json, multipart/*', 'multipart'],
+    ['application/json, */*', 'multipart'],
+    // Explicit q-values are honoured.
+    ['application/expo+json, application/json, multipart/mixed;q=0.9', 'expo+json'],
+    ['application/json;q=0.9, multipart/mixed;q=0.8', 'json'],
+    ['application/json, */*;q=0.1', 'json'],
+    ['multipart/mixed;q=0.2, application/*;q=0.3', 'expo+json'],
+    ['application/json, application/expo+json;q=0.8, multipart/mixed;q=0.8', 'json'],
   ])('accept %j → %s', (accept, expected) => {
     expect(negotiateManifestFormat(accept)).toBe(expected);
   });

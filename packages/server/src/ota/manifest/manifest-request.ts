@@ -53,13 +53,54 @@ class Memo<V> {
 
 const formats = new Memo<ManifestFormat | typeof NOT_ACCEPTABLE>(FORMAT_MEMO_SIZE);
 
+/**
+ * The q-value an accept header gives a media type: that of the most specific range matching it
+ * (RFC 9110 §12.5.1), 0 when none does. Only what the tie below needs: Negotiator ranks, this
+ * compares two of its picks.
+ */
+function qualityOf(accept: string, mediaType: string): number {
+  const [type, subtype] = mediaType.split('/');
+  let best = { specificity: -1, q: 0 };
+  for (const range of accept.split(',')) {
+    const [name = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const [rangeType, rangeSubtype] = name.split('/');
+    const specificity =
+      rangeType === type && rangeSubtype === subtype
+        ? 2
+        : rangeType === type && rangeSubtype === '*'
+          ? 1
+          : rangeType === '*' && rangeSubtype === '*'
+            ? 0
+            : -1;
+    if (specificity < best.specificity || specificity === -1) continue;
+    const qParam = params.find((param) => param.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    best = { specificity, q: Number.isFinite(q) ? q : 0 };
+  }
+  return best.q;
+}
+
+/**
+ * The response structure an accept header picks: the client's preference (Negotiator, q-values
+ * first), except that among structures it likes equally multipart wins, since only multipart can
+ * carry a directive. The spec's own client sends `application/expo+json, application/json,
+ * multipart/mixed` at one weight: JSON for it would turn a pending roll back to embedded into 406.
+ */
+function pickFormat(accept: string): ManifestFormat | typeof NOT_ACCEPTABLE {
+  const ranked = new Negotiator({ headers: { accept } }).mediaTypes(AVAILABLE);
+  const [best] = ranked;
+  if (best === undefined) return NOT_ACCEPTABLE;
+  const multipart = ranked.find((type) => MEDIA_TYPES[type.toLowerCase()] === 'multipart');
+  if (multipart !== undefined && qualityOf(accept, multipart) >= qualityOf(accept, best)) return 'multipart';
+  return MEDIA_TYPES[best.toLowerCase()] ?? NOT_ACCEPTABLE;
+}
+
 /** The response structure the accept header allows, or undefined when it allows none (406). */
 export function negotiateManifestFormat(accept: string | undefined): ManifestFormat | undefined {
   const key = accept ?? '*/*';
   let format = formats.get(key);
   if (format === undefined) {
-    const [best] = new Negotiator({ headers: { accept: key } }).mediaTypes(AVAILABLE);
-    format = (best === undefined ? undefined : MEDIA_TYPES[best.toLowerCase()]) ?? NOT_ACCEPTABLE;
+    format = pickFormat(key);
     if (key.length <= 1024) formats.set(key, format);
   }
   return format === NOT_ACCEPTABLE ? undefined : format;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AssetEncodings, encodedKey } from './asset-encodings.js';
 import { LocalObjectStore } from './local-object-store.js';
 import { ObjectUrlSigner } from './object-url-signer.js';
+import { StorageFull } from './storage-full.js';
 
 const KEY = 'updates/production/1/assets/abc';
 const TEXT = Buffer.from('export const value = 42;\n'.repeat(500));
@@ -18,7 +19,7 @@ describe('AssetEncodings', () => {
     for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
   });
 
-  const setup = () => {
+  const setup = (now?: () => number) => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-encodings-'));
     roots.push(root);
     const store = new LocalObjectStore({
@@ -26,9 +27,9 @@ describe('AssetEncodings', () => {
       baseUrl: () => 'http://127.0.0.1/objects',
       signer: new ObjectUrlSigner(Buffer.alloc(32, 1)),
     });
-    const warnings: unknown[] = [];
+    const warnings: Array<Record<string, unknown>> = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
-    return { store, encodings: new AssetEncodings(store, log), warnings };
+    return { store, encodings: new AssetEncodings(store, log, now), warnings };
   };
 
   it('makes the brotli and gzip forms once, however many callers ask at the same time', async () => {
@@ -77,5 +78,25 @@ describe('AssetEncodings', () => {
     expect(reads).toHaveBeenCalledTimes(2);
     expect(puts).toHaveBeenCalledTimes(3);
     expect(warnings).toHaveLength(3);
+  });
+
+  it('a full store is one line a minute, counting the assets left uncompressed, without a stack', async () => {
+    let now = 1_000_000;
+    const { store, encodings, warnings } = setup(() => now);
+    const keys = ['a', 'b', 'c', 'd'].map((name) => `${KEY}-${name}`);
+    for (const key of keys) await store.put(key, TEXT, { contentType: 'application/javascript' });
+    vi.spyOn(store, 'put').mockRejectedValue(new StorageFull('local', 'ENOSPC'));
+
+    await encodings.prepare(keys[0]!);
+    await encodings.prepare(keys[1]!);
+    await encodings.prepare(keys[2]!);
+    expect(warnings).toHaveLength(1);
+    now += 60_000;
+    await encodings.prepare(keys[3]!);
+    expect(warnings.map((line) => [line.msg, line.assets, line.reason])).toEqual([
+      [expect.stringMatching(/object storage is full.*served uncompressed/), 1, 'ENOSPC'],
+      [expect.stringMatching(/object storage is full/), 3, 'ENOSPC'],
+    ]);
+    for (const line of warnings) expect(line).not.toHaveProperty('err');
   });
 });

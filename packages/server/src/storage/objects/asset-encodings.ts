@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
 import { validateObjectKey } from './object-key.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
+import { StorageFull } from './storage-full.js';
 
 export type CompressedEncoding = 'br' | 'gzip';
 export const COMPRESSED_ENCODINGS: readonly CompressedEncoding[] = ['br', 'gzip'];
@@ -58,9 +59,13 @@ export class AssetEncodings {
   private readonly limit = pLimit(COMPRESSION_CONCURRENCY);
   private readonly attempted = new LRUCache<string, true>({ max: 10_000, ttl: RETRY_AFTER_MS });
 
+  private storageFullLoggedAt = Number.NEGATIVE_INFINITY;
+  private skippedForRoom = 0;
+
   constructor(
     private readonly store: ObjectStore,
     private readonly log: FastifyBaseLogger,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
@@ -73,6 +78,10 @@ export class AssetEncodings {
     if (pending) return pending;
     const work = this.limit(() => this.make(key))
       .catch((error: unknown) => {
+        if (error instanceof StorageFull) {
+          this.storageFull(error);
+          return;
+        }
         this.log.warn(
           { err: error, key },
           'could not store the compressed forms of an asset; it is served uncompressed',
@@ -91,6 +100,22 @@ export class AssetEncodings {
     if (this.attempted.has(key)) return;
     this.attempted.set(key, true);
     void this.prepare(key);
+  }
+
+  /**
+   * A full store: the asset itself is stored (its upload or publish succeeds) and served as it is,
+   * so this is one warning, not one per asset: at most one line a minute, with how many were skipped.
+   */
+  private storageFull(error: StorageFull): void {
+    this.skippedForRoom++;
+    const now = this.now();
+    if (now - this.storageFullLoggedAt < RETRY_AFTER_MS) return;
+    this.storageFullLoggedAt = now;
+    this.log.warn(
+      { store: error.store, reason: error.reason, assets: this.skippedForRoom },
+      'object storage is full: compressed forms of assets were not stored; they are served uncompressed',
+    );
+    this.skippedForRoom = 0;
   }
 
   /** The stored form of `source` in `encoding`, or undefined when it is not made (yet). Never compresses. */

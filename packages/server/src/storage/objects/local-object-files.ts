@@ -178,12 +178,18 @@ export class LocalObjectFiles {
       this.ensureDirectory(path.dirname(dataPath)),
     ]);
     const failed = steps.find((result) => result.status === 'rejected');
+    let metaPlaced = false;
     try {
+      // A full disk fails one of the steps above (a meta file half written, a folder), before any
+      // rename: the temporary files are all there is to remove.
       if (failed) throw failed.reason;
       await this.renameInto(tmpMeta, metaPath);
+      metaPlaced = true;
       await this.renameInto(tmpData, dataPath);
     } catch (error) {
       await removeTemporary();
+      // The new meta must not describe other bytes; without it the data is described from its stat.
+      if (metaPlaced) await fsp.rm(metaPath, { force: true });
       throw this.collision(error);
     }
   }

@@ -13,6 +13,11 @@ import type {
   StoredObject,
 } from './object-store.js';
 import type { ObjectUrlSigner } from './object-url-signer.js';
+import { asStorageFull } from './storage-full.js';
+
+const rethrowStorageFull = (error: unknown): never => {
+  throw asStorageFull(error, 'local');
+};
 
 export interface LocalObjectStoreOptions {
   /** The store's root, normally DATA_DIR/objects. */
@@ -49,12 +54,13 @@ export class LocalObjectStore implements ObjectStore {
     return this.reader.read(key);
   }
 
+  // A full disk (or quota) is StorageFull; the writer has removed its temporary files by then.
   put(key: string, body: Buffer, meta: { contentType: string }): Promise<void> {
-    return this.writer.put(key, body, meta);
+    return this.writer.put(key, body, meta).catch(rethrowStorageFull);
   }
 
   putStream(key: string, body: Readable, options: PutStreamOptions): Promise<{ created: boolean }> {
-    return this.writer.putStream(key, body, options);
+    return this.writer.putStream(key, body, options).catch(rethrowStorageFull);
   }
 
   /** Removes the object and its meta file, then the folders that left empty (garbage collection empties many). */

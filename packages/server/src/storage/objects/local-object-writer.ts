@@ -101,18 +101,23 @@ export class LocalObjectWriter {
     if (files.holdsSync(key, stored, meta)) return;
     const tmpData = files.tmpFile();
     const tmpMeta = contentTypeImpliedBy(key) === contentType ? undefined : files.tmpFile();
+    /** Set once the new meta is in place: a failure after it must not leave it describing other bytes. */
+    let metaPlaced = false;
     const attempt = () => {
+      // Everything that can run out of room (files, folders) happens before the first rename, so
+      // a full disk leaves the object as it was and nothing but temporary files, removed below.
       files.ensureDirectorySync(files.tmpRoot);
       fs.writeFileSync(tmpData, body);
+      if (tmpMeta) fs.writeFileSync(tmpMeta, JSON.stringify(meta));
+      if (tmpMeta) files.ensureDirectorySync(path.dirname(metaPath));
+      files.ensureDirectorySync(path.dirname(dataPath));
       if (tmpMeta) {
-        fs.writeFileSync(tmpMeta, JSON.stringify(meta));
-        files.ensureDirectorySync(path.dirname(metaPath));
         fs.renameSync(tmpMeta, metaPath);
+        metaPlaced = true;
       } else if (stored) {
         // An earlier object's meta must not describe this one.
         fs.rmSync(metaPath, { force: true });
       }
-      files.ensureDirectorySync(path.dirname(dataPath));
       // Meta before data: a reader that finds the data always finds its matching meta (or none).
       fs.renameSync(tmpData, dataPath);
     };
@@ -128,6 +133,8 @@ export class LocalObjectWriter {
     } catch (error) {
       if (tmpMeta) fs.rmSync(tmpMeta, { force: true });
       fs.rmSync(tmpData, { force: true });
+      // Without its meta the data (an earlier object's, or none) is described from its own stat.
+      if (metaPlaced) fs.rmSync(metaPath, { force: true });
       throw files.collision(error);
     }
   }

@@ -23,6 +23,7 @@ import {
   UploadRejected,
 } from './object-store.js';
 import { MAX_SIGNED_URL_TTL_SECONDS } from './object-url-signer.js';
+import { asStorageFull } from './storage-full.js';
 
 const isNotFound = (error: unknown): boolean => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -131,16 +132,21 @@ export class S3ObjectStore implements ObjectStore {
     const md5 = createHash('md5').update(body).digest('hex');
     const existing = await this.head(key);
     if (existing && existing.size === body.length && existing.etag === `"${md5}"`) return;
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.location.bucket,
-        Key: this.bucketKey(key),
-        Body: body,
-        ContentType: meta.contentType,
-        ContentLength: body.length,
-        ContentMD5: createHash('md5').update(body).digest('base64'),
-      }),
-    );
+    try {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.location.bucket,
+          Key: this.bucketKey(key),
+          Body: body,
+          ContentType: meta.contentType,
+          ContentLength: body.length,
+          ContentMD5: createHash('md5').update(body).digest('base64'),
+        }),
+      );
+    } catch (error) {
+      // A store out of room (MinIO's drives, a bucket quota) refuses the PUT and keeps nothing.
+      throw asStorageFull(error, 's3');
+    }
   }
 
   /**

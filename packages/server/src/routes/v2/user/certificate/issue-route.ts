@@ -58,6 +58,8 @@ export function certificateIssueRoute<Body extends z.ZodType>(
           429: ErrorBody,
           502: ErrorBody,
           504: ErrorBody,
+          // The issued PDF could not be stored (STORAGE_FULL); the vendor's lease is released.
+          507: ErrorBody,
         },
       },
     },
