@@ -3,6 +3,7 @@ import { operatorAccessPlugin } from './auth/operator-access-plugin.js';
 import { certificatesPlugin } from './certificates/certificates-plugin.js';
 import { describeAreas } from './config/areas.js';
 import type { Config } from './config/config.js';
+import { fastifyTrustProxy } from './config/trust-proxy.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { frameworkErrors } from './http/error-handler.js';
 import { FastPaths } from './http/fast-paths.js';
@@ -52,7 +53,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // request.log is built on first use: most requests log nothing (http/lazy-child-logger.ts).
     childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.limits.releaseBodyBytes,
-    trustProxy: config.production,
+    // TRUST_PROXY: which proxies' X-Forwarded-For names the client (request.ip); none by default.
+    trustProxy: fastifyTrustProxy(config.http.trustProxy),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     clientErrorHandler,
