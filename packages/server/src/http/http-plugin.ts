@@ -5,25 +5,30 @@ import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config/config.js';
 import { DomainError } from '../errors/domain-error.js';
+import { bodyDeadline } from './body-deadline.js';
 import { installErrorHandling } from './error-handler.js';
 import { logsRequestLines } from './logger.js';
 import { connectRateLimitRedis } from './rate-limit-redis.js';
 
 export interface HttpPluginOptions {
   limits: Config['limits'];
+  /** How long a request's body may take to arrive (BODY_TIMEOUT_MS; uploads extend it). */
+  bodyTimeoutMs: number;
   version: string;
 }
 
 /**
  * What every route shares: zod validation and serialisation, the one error handler, request logs,
- * prompt shutdown of keep-alive sockets, the OpenAPI document (/docs) and rate limiting (shared
- * through Redis when REDIS_URL is set). fastify-plugin: it applies to the whole application.
+ * prompt shutdown of keep-alive sockets, the body deadline, the OpenAPI document (/docs) and rate
+ * limiting (shared through Redis when REDIS_URL is set). fastify-plugin: it applies to the whole
+ * application.
  */
 export const httpPlugin = fp<HttpPluginOptions>(
   async (app, options) => {
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     installErrorHandling(app);
+    app.addHook('onRequest', bodyDeadline(options.bodyTimeoutMs));
 
     // A keep-alive socket whose response finishes after close() began would stay open until the
     // keep-alive timeout and hold up shutdown: end it as soon as its response is done.
