@@ -9,6 +9,15 @@ import { bodyDeadline } from './body-deadline.js';
 import { installErrorHandling } from './error-handler.js';
 import { logsRequestLines } from './logger.js';
 import { connectRateLimitRedis } from './rate-limit-redis.js';
+import { breakerRedisStore } from './rate-limit-store.js';
+import { RedisBreaker } from './redis-breaker.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The circuit breaker in front of the rate-limit Redis; undefined without REDIS_URL. */
+    rateLimitBreaker: RedisBreaker | undefined;
+  }
+}
 
 export interface HttpPluginOptions {
   limits: Config['limits'];
@@ -20,8 +29,8 @@ export interface HttpPluginOptions {
 /**
  * What every route shares: zod validation and serialisation, the one error handler, request logs,
  * prompt shutdown of keep-alive sockets, the body deadline, the OpenAPI document (/docs) and rate
- * limiting (shared through Redis when REDIS_URL is set). fastify-plugin: it applies to the whole
- * application.
+ * limiting (shared through Redis when REDIS_URL is set, behind a circuit breaker). fastify-plugin:
+ * it applies to the whole application.
  */
 export const httpPlugin = fp<HttpPluginOptions>(
   async (app, options) => {
@@ -76,12 +85,15 @@ export const httpPlugin = fp<HttpPluginOptions>(
       app.addHook('onClose', async () => redis.close());
       app.log.info('rate limits are shared through Redis (REDIS_URL)');
     }
+    const breaker = redis ? new RedisBreaker(app.log, shared?.breaker) : undefined;
+    app.decorate('rateLimitBreaker', breaker);
     await app.register(rateLimit, {
       global: false,
-      ...(shared && redis
+      ...(shared && redis && breaker
         ? {
-            redis: redis.client,
-            nameSpace: shared.keyPrefix,
+            // The plugin's Redis store behind a circuit breaker: a Redis that stopped answering
+            // costs a few requests the command timeout, then limits fail open at once.
+            store: breakerRedisStore(redis.client, shared.keyPrefix, breaker),
             // Fail open: a Redis outage lets requests through unlimited rather than failing them
             // (decisions.md, "Shared rate limits"); rate-limit-redis.ts logs the outage.
             skipOnError: true,

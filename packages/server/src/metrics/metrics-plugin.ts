@@ -37,6 +37,7 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       engine: database.engine,
       ...(database.pool ? { pools: { main: database.pool, ephemeral: database.ephemeralPool } } : {}),
     });
+    metrics.observeRateLimitBreaker(() => app.rateLimitBreaker?.state.phase);
     app.decorate('metrics', metrics);
 
     const { config } = options;
