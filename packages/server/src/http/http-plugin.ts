@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config/config.js';
 import { DomainError } from '../errors/domain-error.js';
+import { AuthFailures, authFailureKey } from './auth-failures.js';
 import { bodyDeadline } from './body-deadline.js';
 import { installErrorHandling } from './error-handler.js';
 import { logsRequestLines } from './logger.js';
@@ -28,9 +29,9 @@ export interface HttpPluginOptions {
 
 /**
  * What every route shares: zod validation and serialisation, the one error handler, request logs,
- * prompt shutdown of keep-alive sockets, the body deadline, the OpenAPI document (/docs) and rate
- * limiting (shared through Redis when REDIS_URL is set, behind a circuit breaker). fastify-plugin:
- * it applies to the whole application.
+ * prompt shutdown of keep-alive sockets, the body deadline, the OpenAPI document (/docs), rate
+ * limiting (shared through Redis when REDIS_URL is set) and the count of refused credentials
+ * (`app.authFailures`). fastify-plugin: it applies to the whole application.
  */
 export const httpPlugin = fp<HttpPluginOptions>(
   async (app, options) => {
@@ -110,6 +111,14 @@ export const httpPlugin = fp<HttpPluginOptions>(
         );
       },
     });
+    const perMinute = options.limits.authFailuresPerMinute;
+    app.decorate(
+      'authFailures',
+      new AuthFailures(
+        app.createRateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: authFailureKey }),
+        perMinute,
+      ),
+    );
   },
   { name: 'ferry-http' },
 );
