@@ -35,7 +35,15 @@ interface ComposeService {
 
 describe('docs/configuration.md, as read here', () => {
   it('lists the variables the deployment files rely on', () => {
-    for (const name of ['NODE_ENV', 'FERRY_AREAS', 'DATABASE_URL', 'REDIS_URL', 'OTA_SIGNING_KEY', 'AWS_REGION']) {
+    for (const name of [
+      'NODE_ENV',
+      'FERRY_AREAS',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'OTA_SIGNING_KEY',
+      'AWS_REGION',
+      'TRUST_PROXY',
+    ]) {
       expect(documented).toContain(name);
     }
   });
@@ -86,6 +94,10 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('says which proxies to believe (TRUST_PROXY): none, since clients reach the instances directly', () => {
+    for (const [, service] of ferry) expect(service.environment?.TRUST_PROXY).toBe('false');
+  });
+
   it('sets only documented variables on the Ferry instances', () => {
     for (const [, service] of ferry) expect(undocumented(Object.keys(service.environment ?? {}))).toEqual([]);
   });
@@ -93,6 +105,7 @@ describe('docker-compose.yml', () => {
 
 describe('the Helm chart', () => {
   const values = parse(read(`${CHART}/values.yaml`)) as {
+    trustProxy: string;
     config: Record<string, string>;
     secrets: Record<string, string>;
     autoscaling: { enabled: boolean; minReplicas: number; maxReplicas: number };
@@ -115,6 +128,14 @@ describe('the Helm chart', () => {
     expect(
       undocumented([...Object.keys(values.config), ...Object.keys(values.secrets), ...literal, ...commented]),
     ).toEqual([]);
+  });
+
+  it('passes trustProxy as TRUST_PROXY, and refuses to render an ingress without it', () => {
+    expect(values).toHaveProperty('trustProxy');
+    const deployment = template('deployment.yaml');
+    expect(deployment).toMatch(
+      /\{\{- if \.Values\.trustProxy \}\}\n\s+- name: TRUST_PROXY\n\s+value: \{\{ \.Values\.trustProxy \| quote \}\}\n\s+\{\{- else if \.Values\.ingress\.enabled \}\}\n\s+\{\{- fail "set trustProxy/,
+    );
   });
 
   it('probes liveness on /healthz and readiness on /readyz', () => {

@@ -3,7 +3,10 @@ import { operatorAccessPlugin } from './auth/operator-access-plugin.js';
 import { certificatesPlugin } from './certificates/certificates-plugin.js';
 import { describeAreas } from './config/areas.js';
 import type { Config } from './config/config.js';
+import { serverTimeoutOptions } from './config/http-config.js';
+import { fastifyTrustProxy } from './config/trust-proxy.js';
 import { clientErrorHandler } from './http/client-error.js';
+import { limitConnectionsPerAddress } from './http/connection-limit.js';
 import { frameworkErrors } from './http/error-handler.js';
 import { FastPaths } from './http/fast-paths.js';
 import { httpPlugin } from './http/http-plugin.js';
@@ -52,24 +55,36 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // request.log is built on first use: most requests log nothing (http/lazy-child-logger.ts).
     childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.limits.releaseBodyBytes,
-    trustProxy: config.production,
+    // TRUST_PROXY: which proxies' X-Forwarded-For names the client (request.ip); none by default.
+    trustProxy: fastifyTrustProxy(config.http.trustProxy),
+    ...serverTimeoutOptions(config.http),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     clientErrorHandler,
     frameworkErrors,
   });
   app.decorate('fastPaths', fastPaths);
+  limitConnectionsPerAddress(app.server, config.http.maxConnectionsPerAddress);
   // A closing server answers through Fastify, which refuses new requests with 503.
   app.addHook('preClose', async () => fastPaths.clear());
   const publicUrl = publicUrlResolver(app, config);
   const objectsBaseUrl = () => `${publicUrl()}/objects`;
 
-  await app.register(httpPlugin, { limits: config.limits, version: SERVER_VERSION });
+  await app.register(httpPlugin, {
+    limits: config.limits,
+    bodyTimeoutMs: config.http.bodyTimeoutMs,
+    version: SERVER_VERSION,
+  });
   await app.register(databasePlugin, { target: config.database });
   // app.metrics, before every plugin that counts into it.
   await app.register(metricsPlugin, { config: config.metrics, areas });
   await app.register(healthPlugin);
-  await app.register(objectsPlugin, { config: config.objects, objectsBaseUrl, now });
+  await app.register(objectsPlugin, {
+    config: config.objects,
+    objectsBaseUrl,
+    uploadTimeoutMs: config.http.uploadTimeoutMs,
+    now,
+  });
   if (areas.ota && config.updates && config.releaseToken) {
     // Before the OTA routes: each names the operator action it needs (auth/operator-access.ts).
     await app.register(operatorAccessPlugin, {

@@ -35,6 +35,7 @@ export const operatorAccessPlugin = fp<OperatorAccessPluginOptions>(
         releaseToken: options.releaseToken,
         oidc: options.oidc ? createOidcOperatorVerifier(options.oidc) : undefined,
         cookieName: secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE,
+        failures: app.authFailures,
       }),
     );
     consoleSessionRoute(app, {

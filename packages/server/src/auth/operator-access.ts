@@ -1,6 +1,7 @@
 import { CONSOLE_CSRF_HEADER } from '@ferry/contracts';
 import type { FastifyRequest } from 'fastify';
 import { DependencyUnavailable, DomainError, Unauthenticated } from '../errors/domain-error.js';
+import type { AuthFailures } from '../http/auth-failures.js';
 import { bearerTokenOf, tokensMatch } from '../http/bearer-token.js';
 import { credentialHash, looksLikeOperatorToken } from './operator-credential.js';
 import { looksLikeJwt, type OidcOperatorVerifier, OidcTokenRefused } from './operator-oidc.js';
@@ -68,13 +69,16 @@ export interface OperatorAccessOptions {
   oidc: OidcOperatorVerifier | undefined;
   /** The session cookie's name (SECURE_SESSION_COOKIE when PUBLIC_URL is https). */
   cookieName: string;
+  /** Where refused credentials are counted per client address (http/auth-failures.ts). */
+  failures: AuthFailures;
 }
 
 /**
  * Authenticates a release-control request (an operator token, an OIDC token, the release token, or
  * the console session cookie) and authorizes it with the one access rule, `mayPerform`. Every
  * credential is checked against the database on every request: a revoked token or an ended session
- * is refused by every instance at once.
+ * is refused by every instance at once. A refused credential counts against the client address, and
+ * an address over the limit gets 429 whatever it presents (http/auth-failures.ts).
  */
 export class OperatorAccess {
   constructor(private readonly options: OperatorAccessOptions) {}
@@ -83,8 +87,17 @@ export class OperatorAccess {
     return this.options.cookieName;
   }
 
+  get failures(): AuthFailures {
+    return this.options.failures;
+  }
+
+  /** The operator a bearer credential of this request names (counted when refused), or a 401/403/429/503 error. */
+  verifyBearer(request: FastifyRequest, credential: string): Promise<Operator> {
+    return this.options.failures.check(request, () => this.fromBearer(credential));
+  }
+
   /** The operator a bearer credential names, or a 401/403/503 domain error. */
-  async fromBearer(credential: string): Promise<Operator> {
+  private async fromBearer(credential: string): Promise<Operator> {
     if (looksLikeOperatorToken(credential)) {
       const token = await this.options.store.active(credential);
       if (!token) throw unauthenticated('The operator token is not valid or has been revoked.');
@@ -135,12 +148,14 @@ export class OperatorAccess {
    */
   async authenticate(request: FastifyRequest): Promise<Operator> {
     const bearer = bearerTokenOf(request);
-    if (bearer !== undefined) return this.fromBearer(bearer);
+    if (bearer !== undefined) return this.verifyBearer(request, bearer);
     const sessionId = this.sessionIdOf(request);
     if (sessionId !== undefined) {
-      const operator = await this.fromSession(sessionId);
-      if (!operator) throw unauthenticated('The console session has ended; sign in again.');
-      return operator;
+      return this.options.failures.check(request, async () => {
+        const operator = await this.fromSession(sessionId);
+        if (!operator) throw unauthenticated('The console session has ended; sign in again.');
+        return operator;
+      });
     }
     throw unauthenticated(
       'An operator token, or the release token, is required (Authorization: Bearer <token>), or a console session.',

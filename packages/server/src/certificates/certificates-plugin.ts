@@ -152,7 +152,7 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
     const retention = new CertificateRetention({ issuances, states, objects: objectStore, log, now: options.now });
 
     const verify = createUserTokenVerifier({ ...config.auth, secret: jwtSecret });
-    const requireUser = requireCertifiedUser(verify, config.auth.certifiedClaim);
+    const requireUser = requireCertifiedUser(verify, config.auth.certifiedClaim, app.authFailures);
     const context: CertificateRouteContext = {
       service: issuance,
       requireUser,
@@ -173,7 +173,10 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
     // assignments; production mounts the endpoint only with its own OPERATOR_TOKEN.
     const operatorToken = config.operatorToken ?? (options.production ? undefined : options.releaseToken);
     if (operatorToken)
-      operatorAssignmentsRoute(app, { service: assignments, requireOperator: requireOperator(operatorToken) });
+      operatorAssignmentsRoute(app, {
+        service: assignments,
+        requireOperator: requireOperator(operatorToken, app.authFailures),
+      });
 
     app.decorate('certificates', { issuance, assignments, retention, simulators, aesKey, jwtSecret });
     retention.start();

@@ -4,6 +4,7 @@ import { type Areas, parseAreas } from './areas.js';
 import { type CertificateConfig, loadCertificateConfig } from './certificate-config.js';
 import { type ConsoleOidcConfig, loadConsoleOidcConfig } from './console-oidc-config.js';
 import { ConfigError, type Env } from './env.js';
+import { type HttpConfig, loadHttpConfig } from './http-config.js';
 import { loadMetricsConfig, type MetricsConfig } from './metrics-config.js';
 import { loadObjectsConfig, type ObjectsConfig } from './object-store-config.js';
 import { loadUpdatesConfig, type UpdatesConfig } from './updates-config.js';
@@ -34,6 +35,7 @@ const EnvSchema = z.object({
   RELEASE_BODY_LIMIT_BYTES: intFrom('RELEASE_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).optional(),
   RELEASE_RATE_LIMIT_PER_MINUTE: intFrom('RELEASE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
   BASELINE_RATE_LIMIT_PER_MINUTE: intFrom('BASELINE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: intFrom('AUTH_FAILURE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
   REDIS_URL: z
     .string()
     .regex(
@@ -43,6 +45,15 @@ const EnvSchema = z.object({
     .refine((value) => URL.canParse(value), 'REDIS_URL must be a valid redis:// URL')
     .optional(),
 });
+
+/**
+ * When the rate-limit Redis stops answering (http/redis-breaker.ts): after `tripAfter` command
+ * timeouts in a row it is left alone for `coolDownMs`, then probed with one command.
+ */
+export interface RedisBreakerPolicy {
+  tripAfter: number;
+  coolDownMs: number;
+}
 
 /** Where shared rate-limit counters live in Redis: every key starts with keyPrefix. */
 export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'ferry-rl:';
@@ -69,6 +80,8 @@ export interface Config {
     releaseBodyBytes: number;
     releasePerMinute: number;
     baselinePerMinute: number;
+    /** Refused credentials per minute per client address before every authentication answers 429. */
+    authFailuresPerMinute: number;
     /**
      * REDIS_URL: rate-limit counters shared by every instance using this Redis, under keyPrefix.
      * Undefined: counters live in memory, per instance.
@@ -77,8 +90,10 @@ export interface Config {
      * commandTimeoutMs: the most a stalled Redis may cost a request before it passes unlimited
      * (fail open); 1 s unless set (tests raise it so a loaded machine does not skip counting).
      */
-    redis: { url: string; keyPrefix: string; commandTimeoutMs?: number } | undefined;
+    redis: { url: string; keyPrefix: string; commandTimeoutMs?: number; breaker?: RedisBreakerPolicy } | undefined;
   };
+  /** Trusted proxies, request timeouts and connection limits (http-config.ts). */
+  http: HttpConfig;
   /**
    * Certificate issuance: keys, user auth, vendors, limits (certificate-config.ts). Undefined when
    * the certificate area is off: its variables are then neither required nor read.
@@ -141,8 +156,10 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       releaseBodyBytes: env.RELEASE_BODY_LIMIT_BYTES ?? 1024 * 1024,
       releasePerMinute: env.RELEASE_RATE_LIMIT_PER_MINUTE ?? 120,
       baselinePerMinute: env.BASELINE_RATE_LIMIT_PER_MINUTE ?? 300,
+      authFailuresPerMinute: env.AUTH_FAILURE_LIMIT_PER_MINUTE ?? 10,
       redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: DEFAULT_RATE_LIMIT_KEY_PREFIX } : undefined,
     },
+    http: loadHttpConfig(setEnv),
     certificates: areas.certificates ? loadCertificateConfig(setEnv, production) : undefined,
     objects: loadObjectsConfig(setEnv, { production, dataDir }),
     updates: areas.ota ? loadUpdatesConfig(setEnv, production) : undefined,

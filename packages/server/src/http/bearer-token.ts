@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Unauthenticated } from '../errors/domain-error.js';
+import type { AuthFailures } from './auth-failures.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -28,16 +29,19 @@ export interface BearerTokenLabel {
   variable: string;
 }
 
-const RELEASE_TOKEN: BearerTokenLabel = { realm: 'ferry', noun: 'bearer token', variable: 'OTA_RELEASE_TOKEN' };
-
-/** Builds an onRequest hook that admits only requests carrying the expected token. */
-export function requireBearerToken(expected: string, label: BearerTokenLabel = RELEASE_TOKEN) {
+/**
+ * Builds an onRequest hook that admits only requests carrying the expected token. A wrong token
+ * counts against the client address in `failures` (http/auth-failures.ts).
+ */
+export function requireBearerToken(expected: string, label: BearerTokenLabel, failures: AuthFailures) {
   const unauthorized = (message: string) => new Unauthenticated(message, `Bearer realm="${label.realm}"`);
   const article = /^[aeiou]/i.test(label.noun) ? 'An' : 'A';
   return async (request: FastifyRequest): Promise<void> => {
     const presented = bearerTokenOf(request);
     if (!presented)
       throw unauthorized(`${article} ${label.noun} is required (Authorization: Bearer <${label.variable}>).`);
-    if (!tokensMatch(presented, expected)) throw unauthorized(`The ${label.noun} is not valid.`);
+    await failures.check(request, () => {
+      if (!tokensMatch(presented, expected)) throw unauthorized(`The ${label.noun} is not valid.`);
+    });
   };
 }

@@ -55,8 +55,11 @@ export const STATUS_BY_KIND: Record<FailureKind, number> = {
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError & { validationContext?: string }, request, reply) => {
-    // An outage is not a bug: the request may succeed once the database is back.
-    const err = isDatabaseUnavailable(thrown) ? new DependencyUnavailable('database') : thrown;
+    // An outage is not a bug: the request may succeed once the database is back. A request body
+    // that broke off (the client went away, or missed its deadline) is ECONNRESET too, but Fastify
+    // marks it a client error (statusCode 400): it is not the database.
+    const outage = thrown.statusCode === undefined && isDatabaseUnavailable(thrown);
+    const err = outage ? new DependencyUnavailable('database') : thrown;
     if (err !== thrown) request.log.warn({ err: thrown }, 'database unavailable');
     if (err instanceof DomainError) {
       // One line an operator can act on: no stack, no path, no key.

@@ -5,25 +5,40 @@ import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config/config.js';
 import { DomainError } from '../errors/domain-error.js';
+import { AuthFailures, authFailureKey } from './auth-failures.js';
+import { bodyDeadline } from './body-deadline.js';
 import { installErrorHandling } from './error-handler.js';
 import { logsRequestLines } from './logger.js';
 import { connectRateLimitRedis } from './rate-limit-redis.js';
+import { breakerRedisStore } from './rate-limit-store.js';
+import { RedisBreaker } from './redis-breaker.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The circuit breaker in front of the rate-limit Redis; undefined without REDIS_URL. */
+    rateLimitBreaker: RedisBreaker | undefined;
+  }
+}
 
 export interface HttpPluginOptions {
   limits: Config['limits'];
+  /** How long a request's body may take to arrive (BODY_TIMEOUT_MS; uploads extend it). */
+  bodyTimeoutMs: number;
   version: string;
 }
 
 /**
  * What every route shares: zod validation and serialisation, the one error handler, request logs,
- * prompt shutdown of keep-alive sockets, the OpenAPI document (/docs) and rate limiting (shared
- * through Redis when REDIS_URL is set). fastify-plugin: it applies to the whole application.
+ * prompt shutdown of keep-alive sockets, the body deadline, the OpenAPI document (/docs), rate
+ * limiting (shared through Redis when REDIS_URL is set) and the count of refused credentials
+ * (`app.authFailures`). fastify-plugin: it applies to the whole application.
  */
 export const httpPlugin = fp<HttpPluginOptions>(
   async (app, options) => {
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     installErrorHandling(app);
+    app.addHook('onRequest', bodyDeadline(options.bodyTimeoutMs));
 
     // A keep-alive socket whose response finishes after close() began would stay open until the
     // keep-alive timeout and hold up shutdown: end it as soon as its response is done.
@@ -71,12 +86,15 @@ export const httpPlugin = fp<HttpPluginOptions>(
       app.addHook('onClose', async () => redis.close());
       app.log.info('rate limits are shared through Redis (REDIS_URL)');
     }
+    const breaker = redis ? new RedisBreaker(app.log, shared?.breaker) : undefined;
+    app.decorate('rateLimitBreaker', breaker);
     await app.register(rateLimit, {
       global: false,
-      ...(shared && redis
+      ...(shared && redis && breaker
         ? {
-            redis: redis.client,
-            nameSpace: shared.keyPrefix,
+            // The plugin's Redis store behind a circuit breaker: a Redis that stopped answering
+            // costs a few requests the command timeout, then limits fail open at once.
+            store: breakerRedisStore(redis.client, shared.keyPrefix, breaker),
             // Fail open: a Redis outage lets requests through unlimited rather than failing them
             // (decisions.md, "Shared rate limits"); rate-limit-redis.ts logs the outage.
             skipOnError: true,
@@ -93,6 +111,14 @@ export const httpPlugin = fp<HttpPluginOptions>(
         );
       },
     });
+    const perMinute = options.limits.authFailuresPerMinute;
+    app.decorate(
+      'authFailures',
+      new AuthFailures(
+        app.createRateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: authFailureKey }),
+        perMinute,
+      ),
+    );
   },
   { name: 'ferry-http' },
 );

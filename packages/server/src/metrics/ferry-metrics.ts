@@ -1,9 +1,9 @@
 import type { Registry } from 'prom-client';
 import type { VendorOperation } from '../vendors/vendor-client.js';
 import { type CounterCell, CounterFamily, type HistogramCell, HistogramFamily } from './cells.js';
-import type { DatabaseSource } from './prometheus-registry.js';
+import type { BreakerPhase, DatabaseSource } from './prometheus-registry.js';
 
-export type { DatabaseSource, PoolCounts } from './prometheus-registry.js';
+export type { BreakerPhase, DatabaseSource, PoolCounts } from './prometheus-registry.js';
 
 /** How a manifest request was answered. */
 export type ManifestOutcome = 'update' | 'no-update' | 'directive' | 'rollout-fallback' | 'refused' | 'error';
@@ -96,6 +96,7 @@ export class FerryMetrics {
   private readonly histograms: Array<HistogramFamily<string>> = [];
   private readonly processMetrics: boolean;
   private database: DatabaseSource | undefined;
+  private breakerPhase: () => BreakerPhase | undefined = () => undefined;
   private registry: Promise<Registry> | undefined;
 
   constructor(options: FerryMetricsOptions = {}) {
@@ -273,6 +274,11 @@ export class FerryMetrics {
     this.database = source;
   }
 
+  /** Where the rate-limit Redis breaker's gauge reads from on each scrape. */
+  observeRateLimitBreaker(phase: () => BreakerPhase | undefined): void {
+    this.breakerPhase = phase;
+  }
+
   /**
    * Loads prom-client and builds the registry that reads the cells (once; later calls share it).
    * An instance that serves /metrics calls it at start-up, so process metrics count from then.
@@ -283,6 +289,7 @@ export class FerryMetrics {
         counters: this.counters,
         histograms: this.histograms,
         database: () => this.database,
+        rateLimitBreaker: () => this.breakerPhase(),
         processMetrics: this.processMetrics,
       }),
     );

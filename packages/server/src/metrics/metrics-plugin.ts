@@ -37,6 +37,7 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       engine: database.engine,
       ...(database.pool ? { pools: { main: database.pool, ephemeral: database.ephemeralPool } } : {}),
     });
+    metrics.observeRateLimitBreaker(() => app.rateLimitBreaker?.state.phase);
     app.decorate('metrics', metrics);
 
     const { config } = options;
@@ -50,7 +51,7 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
     await metrics.prepareExposition();
     if (config.exposure === 'main') {
       app.decorate('metricsListener', null);
-      metricsRoute(app, { metrics, token: config.token });
+      metricsRoute(app, { metrics, token: config.token, failures: app.authFailures });
       app.log.info('metrics: /metrics on the main port, behind METRICS_TOKEN');
       return;
     }
@@ -83,6 +84,7 @@ function metricsListener(app: FastifyInstance, metrics: FerryMetrics, token: str
     frameworkErrors,
   });
   installErrorHandling(listener);
-  metricsRoute(listener, { metrics, token });
+  // A wrong token there counts with the main port's, by the scraper's own address (no proxy in front).
+  metricsRoute(listener, { metrics, token, failures: app.authFailures });
   return listener;
 }

@@ -21,10 +21,14 @@ export interface DatabaseSource {
   pools?: Partial<Record<'main' | 'ephemeral', PoolCounts>>;
 }
 
+/** The rate-limit Redis circuit breaker's phase (http/redis-breaker.ts); undefined without REDIS_URL. */
+export type BreakerPhase = 'closed' | 'open' | 'probing';
+
 export interface RegistrySource {
   counters: ReadonlyArray<CounterFamily<string>>;
   histograms: ReadonlyArray<HistogramFamily<string>>;
   database(): DatabaseSource | undefined;
+  rateLimitBreaker(): BreakerPhase | undefined;
   /** Add prom-client's default process metrics (shared by every registry of the process). */
   processMetrics: boolean;
 }
@@ -111,6 +115,16 @@ export function buildRegistry(source: RegistrySource): Registry {
   }
   for (const family of source.histograms) if (family.exported) new FamilyHistogram(registry, family);
   registerDatabaseGauges(registry, source.database);
+  new Gauge({
+    name: 'ferry_rate_limit_redis_breaker_open',
+    help: 'Whether this instance has stopped asking the rate-limit Redis, which stopped answering (1: open or probing, 0: closed); absent without REDIS_URL.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      const phase = source.rateLimitBreaker();
+      if (phase !== undefined) this.set(phase === 'closed' ? 0 : 1);
+    },
+  });
   return source.processMetrics ? Registry.merge([registry, sharedProcessRegistry()]) : registry;
 }
 

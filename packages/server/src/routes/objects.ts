@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors/domain-error.js';
+import { extendBodyDeadline } from '../http/body-deadline.js';
 import { type AssetDelivery, PRIVATE_CACHE_CONTROL } from '../storage/objects/asset-delivery.js';
 import type { AssetEncodings } from '../storage/objects/asset-encodings.js';
 import {
@@ -22,6 +23,8 @@ export interface ObjectRoutesOptions {
   encodings: AssetEncodings;
   /** Set when uploads come through this server (the local store): the most one upload may be. */
   uploadLimitBytes: number | undefined;
+  /** The body deadline of an upload whose signed URL checked out (UPLOAD_TIMEOUT_MS). */
+  uploadTimeoutMs: number;
 }
 
 /** The key named by the raw request path; `request.url` is still percent-encoded. */
@@ -134,6 +137,9 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
       // An update asset is content-addressed: whatever was signed, its bytes must hash to its key.
       const keyHash = assetHashOfKey(key);
       if (isUpdateAssetKey(key) && (keyHash === undefined || query.sha256 !== keyHash)) throw forbidden('invalid');
+      // Signed for: the body may now take as long as a large upload on a slow link does; until here
+      // it had the short deadline of every other request (http/body-deadline.ts).
+      extendBodyDeadline(request, reply, options.uploadTimeoutMs);
 
       // A URL signed for a size admits that many bytes and no more: reading stops there, so an
       // oversized body costs the server at most the signed size (then the connection is closed,

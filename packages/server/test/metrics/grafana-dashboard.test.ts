@@ -68,6 +68,8 @@ async function exported() {
       ephemeral: { totalCount: 1, idleCount: 1, waitingCount: 0, options: { max: 1 } },
     },
   });
+  // As with REDIS_URL: the breaker's gauge is exported only then.
+  metrics.observeRateLimitBreaker(() => 'closed');
   metrics.certificateFlow('resident-certificate', 'VENDOR_A', 'issued');
   metrics.vendorRequest('VENDOR_A', 'token', 0.1);
   return parseExposition((await metrics.exposition()).text);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
@@ -13,6 +14,18 @@ import { createTestDatabase, type EngineName, type TestDatabase } from './engine
 import { servedAt } from './releases.js';
 
 export const TEST_RELEASE_TOKEN = 'test-release-token-0123456789abcdef';
+
+/**
+ * Limits a test is not about, raised (decisions.md, "Tests never fail on a slow machine"): every
+ * test client shares 127.0.0.1, so refused credentials would add up across a file's tests, and a
+ * loaded machine must not turn a slow body or an idle wait into a 408. Tests about them set their own.
+ */
+export const RAISED_HTTP_LIMITS: Record<string, string> = {
+  AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000',
+  HEADERS_TIMEOUT_MS: String(HANG_GUARD_MS),
+  BODY_TIMEOUT_MS: String(HANG_GUARD_MS),
+  IDLE_TIMEOUT_MS: String(HANG_GUARD_MS),
+};
 
 /** The code-signing pair test servers sign manifests with, unless a test configures its own. */
 export const TEST_SIGNING = generateSigningKey('Ferry test server');
@@ -67,6 +80,7 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
   // A DATA_DIR of its own (local objects live there), removed on close unless the test chose one.
   const dataDir = options.env?.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-data-'));
   let config = loadConfig({
+    ...RAISED_HTTP_LIMITS,
     OTA_RELEASE_TOKEN: TEST_RELEASE_TOKEN,
     ...(Object.keys(options.env ?? {}).some((name) => /^OTA_SIGNING_(KEY|CERT)(_PATH)?$/.test(name))
       ? {}

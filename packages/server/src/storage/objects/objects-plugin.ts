@@ -25,6 +25,8 @@ export interface ObjectsPluginOptions {
   config: ObjectsConfig;
   /** Base of this server's own /objects URLs (PUBLIC_URL/objects), read per call. */
   objectsBaseUrl: () => string;
+  /** How long an upload's body may take once its signed URL is checked (UPLOAD_TIMEOUT_MS). */
+  uploadTimeoutMs: number;
   now?: () => Date;
 }
 
@@ -80,6 +82,7 @@ export const objectsPlugin = fp<ObjectsPluginOptions>(
       delivery,
       // With S3, uploads go to presigned S3 URLs; only local objects are uploaded through here.
       uploadLimitBytes: config.kind === 'local' ? options.config.uploadLimitBytes : undefined,
+      uploadTimeoutMs: options.uploadTimeoutMs,
     });
   },
   { name: 'ferry-objects', dependencies: ['ferry-http', 'ferry-metrics'] },

@@ -57,7 +57,7 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
       },
     },
     async (request, reply) => {
-      const operator = await access.fromBearer(request.body.token);
+      const operator = await access.verifyBearer(request, request.body.token);
       // The release token is the principal the rule refuses a sign-in (a machine credential).
       if (!mayPerform(principalOf(operator), 'console.sign-in') || operator.kind === 'release-token') {
         throw new OperatorForbidden(
@@ -99,9 +99,15 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
       },
     },
     async (request, reply) => {
+      const notSignedIn = () => new Unauthenticated('Not signed in to the console.', 'Bearer realm="ferry"');
       const sessionId = access.sessionIdOf(request);
-      const found = sessionId === undefined ? undefined : await options.store.session(credentialHash(sessionId));
-      if (!found) throw new Unauthenticated('Not signed in to the console.', 'Bearer realm="ferry"');
+      if (sessionId === undefined) throw notSignedIn();
+      // A cookie naming no live session is a refused credential: it counts like a wrong token.
+      const found = await access.failures.check(request, async () => {
+        const session = await options.store.session(credentialHash(sessionId));
+        if (!session) throw notSignedIn();
+        return session;
+      });
       reply.header('cache-control', 'no-store');
       return view(found, found.expiresAt);
     },
