@@ -3,13 +3,11 @@
 #   docker build -t ferry-server --build-arg VITE_CERT_AES_KEY=<base64 key> .
 # The build stage runs scripts/build-server-bundle.sh, the same script test/deployment runs and
 # starts, so what this image holds is tested without a container runtime.
+# The Node line .ci/run tests in full (scripts/node-versions.json; engines.node lists the others).
 ARG NODE_VERSION=24
 
+# Nothing compiles: better-sqlite3 ships prebuilt Node-API binaries (glibc and musl, x64 and arm64).
 FROM node:${NODE_VERSION}-bookworm-slim AS build
-# better-sqlite3 compiles from source when no prebuilt binary matches the platform.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 # The web funnel embeds the environment's certificate key at build time (docs/web.md). Without it

@@ -31,9 +31,20 @@ export interface NodeEngineInput {
   versions: NodeVersions;
   /** Every workspace: each declares exactly the root's range. */
   workspaces: NodeEngine[];
-  /** Every installed dependency (the lockfile): each one's range must cover the declared one. */
+  /**
+   * Every installed dependency (the lockfile), and UNDECLARED_NEEDS: each one's range must cover
+   * the declared one.
+   */
   dependencies: NodeEngine[];
 }
+
+/**
+ * What a dependency needs but its `engines` does not say, so npm cannot warn. better-sqlite3 13
+ * ships one prebuilt Node-API 10 binary (`NAPI_VERSION=10` in its binding.gyp); Node-API 10 came
+ * with Node 22.14.0 and 23.6.0, and on Node 22.13 the binary crashes at load. Its engines says
+ * ">=22".
+ */
+export const UNDECLARED_NEEDS: NodeEngine[] = [{ name: 'better-sqlite3 (Node-API 10)', node: '^22.14.0 || >=23.6.0' }];
 
 /** Majors above this are "every future Node": a range reaching them is unbounded. */
 const FUTURE_MAJOR = 100;
@@ -78,7 +89,7 @@ export function nodeEngineProblems({ declared, versions, workspaces, dependencie
 
   for (const { name, node } of dependencies) {
     if (node && semver.validRange(node) && !semver.subset(declared, node)) {
-      problems.push(`${name} needs node "${node}", narrower than engines.node "${declared}" (npm warns EBADENGINE)`);
+      problems.push(`${name} needs node "${node}", narrower than engines.node "${declared}"`);
     }
   }
   return problems;
@@ -122,6 +133,6 @@ export function repositoryNodeEngines(root: string): NodeEngineInput {
     declared: pkg.engines?.node,
     versions: readJson<NodeVersions>(path.join(root, 'scripts', 'node-versions.json')),
     workspaces,
-    dependencies,
+    dependencies: [...dependencies, ...UNDECLARED_NEEDS],
   };
 }

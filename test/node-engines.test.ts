@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../scripts/local-registry.js';
-import { majorsOf, type NodeEngineInput, nodeEngineProblems, repositoryNodeEngines } from '../scripts/node-engines.js';
+import {
+  majorsOf,
+  type NodeEngineInput,
+  nodeEngineProblems,
+  repositoryNodeEngines,
+  UNDECLARED_NEEDS,
+} from '../scripts/node-engines.js';
 
-const RANGE = '^22.13.0 || ^24.3.0 || ^26.0.0';
+const RANGE = '^22.14.0 || ^24.3.0 || ^26.0.0';
 const fine: NodeEngineInput = {
   declared: RANGE,
   versions: { primary: '24.21.0', others: ['22.23.3', '26.12.1'] },
@@ -12,6 +18,7 @@ const fine: NodeEngineInput = {
     { name: 'better-sqlite3@12.11.1', node: '20.x || 22.x || 23.x || 24.x || 25.x || 26.x' },
     { name: 'metro@0.84.6', node: '^20.19.4 || ^22.13.0 || ^24.3.0 || >= 25.0.0' },
     { name: 'no-engines@1.0.0', node: undefined },
+    ...UNDECLARED_NEEDS,
   ],
 };
 
@@ -39,27 +46,37 @@ describe('nodeEngineProblems', () => {
     [
       'a dependency needing more than the range allows',
       {
-        declared: '^20.19.4 || ^22.13.0 || ^24.3.0 || ^26.0.0',
+        declared: '^20.19.4 || ^22.14.0 || ^24.3.0 || ^26.0.0',
         versions: { primary: '24.21.0', others: ['20.19.4', '22.23.3', '26.12.1'] },
       },
       [
-        'cookie@2.0.2 needs node ">=22", narrower than engines.node "^20.19.4 || ^22.13.0 || ^24.3.0 || ^26.0.0" (npm warns EBADENGINE)',
+        'cookie@2.0.2 needs node ">=22", narrower than engines.node "^20.19.4 || ^22.14.0 || ^24.3.0 || ^26.0.0"',
+        'better-sqlite3 (Node-API 10) needs node "^22.14.0 || >=23.6.0", narrower than engines.node "^20.19.4 || ^22.14.0 || ^24.3.0 || ^26.0.0"',
       ],
     ],
     [
       'a minimum below a dependency minimum within a line',
       { declared: '^22.12.0 || ^24.3.0 || ^26.0.0' },
       [
-        'metro@0.84.6 needs node "^20.19.4 || ^22.13.0 || ^24.3.0 || >= 25.0.0", narrower than engines.node "^22.12.0 || ^24.3.0 || ^26.0.0" (npm warns EBADENGINE)',
+        'metro@0.84.6 needs node "^20.19.4 || ^22.13.0 || ^24.3.0 || >= 25.0.0", narrower than engines.node "^22.12.0 || ^24.3.0 || ^26.0.0"',
+        'better-sqlite3 (Node-API 10) needs node "^22.14.0 || >=23.6.0", narrower than engines.node "^22.12.0 || ^24.3.0 || ^26.0.0"',
+      ],
+    ],
+    // What better-sqlite3's own engines (">=22") would let through: its binary needs Node-API 10.
+    [
+      'a 22 line below the Node-API version a native dependency needs',
+      { declared: '^22.13.0 || ^24.3.0 || ^26.0.0' },
+      [
+        'better-sqlite3 (Node-API 10) needs node "^22.14.0 || >=23.6.0", narrower than engines.node "^22.13.0 || ^24.3.0 || ^26.0.0"',
       ],
     ],
     [
       'an open range',
-      { declared: '^22.13.0 || ^24.3.0 || >=26.0.0' },
+      { declared: '^22.14.0 || ^24.3.0 || >=26.0.0' },
       [
-        'engines.node "^22.13.0 || ^24.3.0 || >=26.0.0" admits every future Node major; name the tested lines',
+        'engines.node "^22.14.0 || ^24.3.0 || >=26.0.0" admits every future Node major; name the tested lines',
         ...untested(27, 99),
-        'better-sqlite3@12.11.1 needs node "20.x || 22.x || 23.x || 24.x || 25.x || 26.x", narrower than engines.node "^22.13.0 || ^24.3.0 || >=26.0.0" (npm warns EBADENGINE)',
+        'better-sqlite3@12.11.1 needs node "20.x || 22.x || 23.x || 24.x || 25.x || 26.x", narrower than engines.node "^22.14.0 || ^24.3.0 || >=26.0.0"',
       ],
     ],
     [
