@@ -6,8 +6,12 @@
 # The Node line .ci/run tests in full (scripts/node-versions.json; engines.node lists the others).
 ARG NODE_VERSION=24
 
-# Nothing compiles: better-sqlite3 ships prebuilt Node-API binaries (glibc and musl, x64 and arm64).
 FROM node:${NODE_VERSION}-bookworm-slim AS build
+# npm runs better-sqlite3's node-gyp step, which needs python3 and make even where it finds the
+# package's prebuilt binary and compiles nothing; g++ for a platform without one.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 # The web funnel embeds the environment's certificate key at build time (docs/web.md). Without it

@@ -358,7 +358,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     const serverUrl = `http://127.0.0.1:${port}`;
     await phase('install @ferry/server in its own folder', async () => {
-      scopedProject(serverDir, registryUrl);
+      scopedProject(serverDir, registryUrl, { allowScripts: { 'better-sqlite3': true } });
       await npm(serverDir, 'install', '@ferry/server');
       const version = await runOk('npx', ['ferry-server', '--version'], { cwd: serverDir, timeoutMs: HANG_GUARD_MS });
       const expected = readJson<PackageManifest>(path.join(REPO_ROOT, 'packages/server/package.json')).version;
