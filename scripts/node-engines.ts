@@ -82,7 +82,9 @@ export function nodeEngineProblems({ declared, versions, workspaces, dependencie
     problems.push('scripts/node-versions.json pins two versions of one major');
   }
   // A line counts as tested only through a pin inside the range.
-  const tested = new Set(valid.filter((version) => semver.satisfies(version, declared)).map(semver.major));
+  const tested = new Set(
+    valid.filter((version) => semver.satisfies(version, declared)).map((version) => semver.major(version)),
+  );
   for (const major of majorsOf(declared)) {
     if (!tested.has(major)) problems.push(`engines.node admits Node ${major}, but no version of it is tested`);
   }
