@@ -3,10 +3,12 @@
 #   docker build -t ferry-server --build-arg VITE_CERT_AES_KEY=<base64 key> .
 # The build stage runs scripts/build-server-bundle.sh, the same script test/deployment runs and
 # starts, so what this image holds is tested without a container runtime.
+# The Node line .ci/run tests in full (scripts/node-versions.json; engines.node lists the others).
 ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
-# better-sqlite3 compiles from source when no prebuilt binary matches the platform.
+# npm runs better-sqlite3's node-gyp step, which needs python3 and make even where it finds the
+# package's prebuilt binary and compiles nothing; g++ for a platform without one.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*

@@ -8,6 +8,9 @@
  *    same packages.
  * 2. Versions: every publishable package has the same version, and each one's @ferry dependencies
  *    (dependencies, peer, optional and dev) are pinned to exactly that version.
+ * 2b. Node versions: every package declares the root's `engines.node`, every dependency in the
+ *    lockfile accepts all of it, and each line it admits has a tested version
+ *    (scripts/node-engines.ts, the rule test/node-engines.test.ts also runs).
  * 3. Pending changesets: the version they would release is the one they ask for. Changesets bumps
  *    a package to major when a peer dependency of it gets a minor bump, and the fixed group then
  *    takes the whole release to the next major (0.1.0 + a minor changeset = 1.0.0).
@@ -26,6 +29,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FERRY_PACKAGES } from './local-registry.js';
+import { nodeEngineProblems, repositoryNodeEngines } from './node-engines.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'] as const;
@@ -334,6 +338,7 @@ async function main(): Promise<void> {
 
   checkSetup(root, all, publishable);
   const version = checkVersions(publishable);
+  for (const message of nodeEngineProblems(repositoryNodeEngines(ROOT))) problem(message);
   const pending = await checkPendingChangesets(version);
 
   if (build) {

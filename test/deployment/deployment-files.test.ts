@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../../scripts/local-registry.js';
+import type { NodeVersions } from '../../scripts/node-engines.js';
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
 const CHART = 'deploy/helm/ferry';
@@ -66,6 +67,15 @@ describe('Dockerfile', () => {
     expect(instructions.at(-1)).toBe('CMD ["node", "node_modules/@ferry/server/bin/ferry-server.js"]');
     expect(dockerfile).toMatch(/^HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "-e", "[^\n]*\/readyz/m);
     expect(dockerfile).toMatch(/^STOPSIGNAL SIGTERM$/m);
+  });
+
+  it('runs on the Node line .ci/run tests in full (scripts/node-versions.json)', () => {
+    const { primary } = JSON.parse(read('scripts/node-versions.json')) as NodeVersions;
+    // The major only: the image takes the line's patch releases as node:<major> publishes them.
+    expect(dockerfile).toMatch(new RegExp(`^ARG NODE_VERSION=${primary.split('.')[0]}$`, 'm'));
+    const froms = instructions.filter((line) => line.startsWith('FROM '));
+    expect(froms.length).toBeGreaterThan(0);
+    for (const from of froms) expect(from).toMatch(/^FROM node:\$\{NODE_VERSION\}-/);
   });
 
   it('sets only documented variables', () => {

@@ -44,8 +44,8 @@ export function killAll(signal: NodeJS.Signals = 'SIGKILL'): void {
 
 /**
  * The environment for a child: this process's, without what an outer `npm run` adds (npm_config_*,
- * npm_package_*, npm_lifecycle_*, INIT_CWD), which would point npm at this checkout. better-sqlite3
- * builds from source against the local Node headers.
+ * npm_package_*, npm_lifecycle_*, INIT_CWD), which would point npm at this checkout. node-gyp
+ * (better-sqlite3's install step) reads the headers of the Node running this, which sit beside it.
  */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -54,7 +54,13 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     env[key] = value;
   }
   // npm_config_yes=false: `npx <bin>` never fetches a package of that name when the bin is missing.
-  return { ...env, npm_config_nodedir: '/usr', npm_config_update_notifier: 'false', npm_config_yes: 'false', ...extra };
+  return {
+    ...env,
+    npm_config_nodedir: path.resolve(process.execPath, '../..'),
+    npm_config_update_notifier: 'false',
+    npm_config_yes: 'false',
+    ...extra,
+  };
 }
 
 /** Spawns a long-running process in its own process group; `stop()` ends the group. */
