@@ -10,7 +10,10 @@ const SOURCE = '@ferry/source';
  * spec sets). They run after everything else, alone, so another test file never shares the cores
  * with the process they measure.
  */
-const MEASURED_ALONE = ['packages/server/test/ota/release-day.test.ts'];
+const MEASURED_ALONE = [
+  'packages/server/test/ota/release-day.test.ts',
+  'packages/server/test/ota/manifest-distinct-ids.test.ts',
+];
 
 export default defineConfig({
   // Node's own conditions otherwise: Vite's server defaults add `module`, which loads ESM builds

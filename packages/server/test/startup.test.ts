@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inFlightRequest } from './support/in-flight-request.js';
-import { releasePayload, storeAssets } from './support/releases.js';
+import { releasePayload, servedAt, storeAssets } from './support/releases.js';
 import { type SpawnedServer, spawnServer as spawn } from './support/spawn-server.js';
 import type { TestServer } from './support/test-server.js';
 
@@ -70,7 +70,8 @@ describe('npm start (the real entry point)', () => {
     const url = new URL(await server.listening);
     const token = fs.readFileSync(path.join(dataDir, 'dev/release-token'), 'utf8').trim();
     // The release endpoint refuses assets that are not stored: upload them first, as `ferry publish` does.
-    const payload = releasePayload();
+    // Sent raw below, so listing the assets at the URLs this server serves them at (servedAt).
+    const payload = JSON.parse(servedAt(JSON.stringify(releasePayload()), `${url.origin}/objects`));
     const authed: TestServer['authed'] = (route, init = {}) =>
       fetch(new URL(route, url), {
         ...init,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { releasePayload, storeAssets } from '../support/releases.js';
+import { releasePayload, servedAt, storeAssets } from '../support/releases.js';
 import { rowCounts } from '../support/row-counts.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { errorBodyProblem, exchange, percentEncode, type RawRequest, type RawResponse } from './hostile-http.js';
@@ -105,6 +105,8 @@ describeEachEngine('control characters in OTA requests', (engine) => {
       otaConfig: { name: 'app', slug: 'app', extra: { eas: { projectId: 'p1' } } },
     };
     await storeAssets(server, releaseBase);
+    // Raw requests below go around the test client: list the assets at the URLs this server serves them at.
+    releaseBase = JSON.parse(servedAt(JSON.stringify(releaseBase), `${server.url}/objects`));
     // Two releases on the track, so a rollback whose input got through would succeed.
     for (let i = 0; i < 2; i++) {
       const created = await server.authed('/api/updates/release', {
