@@ -47,8 +47,8 @@ const serverEnv = (extra: Record<string, string>) => {
   return { ...env, ...extra };
 };
 
-async function startBundle(env: Record<string, string>) {
-  const port = await freePort();
+async function startBundle(env: Record<string, string>, port?: number) {
+  port ??= await freePort();
   const server = start(process.execPath, [bin], {
     cwd: bundle,
     env: serverEnv({ HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }),
@@ -130,6 +130,7 @@ describe('scripts/build-server-bundle.sh', () => {
 
   it('restarted on a database with a release, warms its manifest path up before it listens, then serves it', async () => {
     const first = await startBundle(production());
+    const port = Number(new URL(first.url).port);
     const authed = (route: string, init: RequestInit = {}) =>
       fetch(first.url + route, {
         ...init,
@@ -141,7 +142,8 @@ describe('scripts/build-server-bundle.sh', () => {
     first.server.child.kill('SIGTERM');
     expect(await first.server.exited).toBe(0);
 
-    const { url, server } = await startBundle(production());
+    // Restarted as a deployment restarts: same PUBLIC_URL, so its stored signatures are current.
+    const { url, server } = await startBundle(production(), port);
     const lines = server
       .output()
       .split('\n')

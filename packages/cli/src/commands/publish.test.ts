@@ -136,7 +136,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     // As an app would: download every URL and compare with the manifest hash; keys are Metro's md5.
     for (const release of [ios!, android!]) {
       for (const entry of [release.launchAsset, ...release.assets]) {
-        const response = await fetch(entry.url);
+        const response = await fetch(server.assetUrl(release, entry.hash));
         expect(response.status).toBe(200);
         const body = Buffer.from(await response.arrayBuffer());
         expect(sha256(body)).toBe(entry.hash);
@@ -190,7 +190,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     const [iosId] = releaseIds();
     const ios = await server.releaseStore.findById(iosId!);
     for (const entry of [ios!.launchAsset, ...ios!.assets]) {
-      const response = await fetch(entry.url);
+      const response = await fetch(server.assetUrl(ios!, entry.hash));
       expect(response.status).toBe(200);
       expect(sha256(Buffer.from(await response.arrayBuffer()))).toBe(entry.hash);
     }
@@ -226,7 +226,9 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     expect(out.text).toMatch(/retrying .* after attempt 1 failed/);
     const [id] = releaseIds();
     const release = await server.releaseStore.findById(id!);
-    for (const entry of [release!.launchAsset, ...release!.assets]) expect((await fetch(entry.url)).status).toBe(200);
+    for (const entry of [release!.launchAsset, ...release!.assets]) {
+      expect((await fetch(server.assetUrl(release!, entry.hash))).status).toBe(200);
+    }
   });
 
   it('a PUT that keeps failing stops the publish: exit 1 and no release', async () => {

@@ -92,6 +92,7 @@ export const ConsoleReleaseDetail = z.object({
     .object({ percent: z.number().int().min(0).max(100), state: RolloutState, reason: z.string().nullable() })
     .nullable(),
   /** The launch asset first. `size` is the stored object's byte length, null when it cannot be read. */
+  /** `url`: where devices download it now (built from the server's configuration, not the one stored). */
   assets: z.array(StoredReleaseAsset.extend({ launch: z.boolean(), size: z.number().int().min(0).nullable() })),
   /** The manifests as clients receive them, one per header namespace, with whether each signature verifies. */
   manifests: z.array(

@@ -65,7 +65,9 @@ export type ReleaseAsset = z.infer<typeof ReleaseAsset>;
 
 /**
  * An asset as a release stored it, in answers: the rules of its day. Releases stored before the
- * client's rules were checked must still read back.
+ * client's rules were checked must still read back. What identifies the asset is its hash (under
+ * the release's channel and runtimeVersion); `url` is the one the release was given at publish. A
+ * manifest never sends devices there: it builds the URL from the server's current configuration.
  */
 export const StoredReleaseAsset = z.object({
   url: storedUrl(),

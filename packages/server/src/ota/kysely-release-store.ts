@@ -90,13 +90,27 @@ const directivesQuery = (db: Executor, track: Track) =>
     .orderBy('created_at', 'desc')
     .orderBy('seq', 'desc');
 
+const toSignature = (row: {
+  namespace: string;
+  certificate: string;
+  body: string;
+  signature: string;
+  asset_base_url: string | null;
+}): ManifestSignature => ({
+  namespace: row.namespace as ManifestSignature['namespace'],
+  certificate: row.certificate,
+  body: row.body,
+  signature: row.signature,
+  assetBaseUrl: row.asset_base_url,
+});
+
 async function signaturesOf(db: Executor, releaseId: string): Promise<ManifestSignature[]> {
   const rows = await db
     .selectFrom('signed_manifests')
-    .select(['namespace', 'certificate', 'body', 'signature'])
+    .select(['namespace', 'certificate', 'body', 'signature', 'asset_base_url'])
     .where('release_id', '=', releaseId)
     .execute();
-  return rows as ManifestSignature[];
+  return rows.map(toSignature);
 }
 
 const releaseEntry = async (db: Executor, row: Selectable<ReleasesTable>): Promise<StoredEntry> => ({
@@ -155,6 +169,8 @@ async function insertRelease(db: Executor, release: NewRelease): Promise<Release
       channel: release.channel,
       platform: release.platform,
       runtime_version: release.runtimeVersion,
+      // `url` is kept for servers older than this one during a rolling upgrade; this one builds
+      // URLs from the configuration (ota/assets/asset-urls.ts).
       launch_asset: toJson(release.launchAsset),
       assets: toJson(release.assets),
       ota_config: release.otaConfig === null ? null : toJson(release.otaConfig),
@@ -178,6 +194,7 @@ async function saveSignatures(db: Executor, releaseId: string, signatures: Manif
         certificate: signed.certificate,
         body: signed.body,
         signature: signed.signature,
+        asset_base_url: signed.assetBaseUrl,
       })),
     )
     // Two instances re-signing the same release after a key rotation write the same thing.
@@ -186,6 +203,7 @@ async function saveSignatures(db: Executor, releaseId: string, signatures: Manif
         certificate: eb.ref('excluded.certificate'),
         body: eb.ref('excluded.body'),
         signature: eb.ref('excluded.signature'),
+        asset_base_url: eb.ref('excluded.asset_base_url'),
       })),
     )
     .execute();
@@ -388,11 +406,11 @@ export class KyselyReleaseStore implements ReleaseStore {
       const batch = ids.slice(start, start + SIGNATURE_BATCH);
       const found = await this.db
         .selectFrom('signed_manifests')
-        .select(['release_id', 'namespace', 'certificate', 'body', 'signature'])
+        .select(['release_id', 'namespace', 'certificate', 'body', 'signature', 'asset_base_url'])
         .where('release_id', 'in', batch)
         .execute();
-      for (const { release_id, ...signature } of found) {
-        signatures.set(release_id, [...(signatures.get(release_id) ?? []), signature as ManifestSignature]);
+      for (const row of found) {
+        signatures.set(row.release_id, [...(signatures.get(row.release_id) ?? []), toSignature(row)]);
       }
       const open = await this.db
         .selectFrom('rollouts')

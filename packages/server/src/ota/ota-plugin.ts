@@ -21,6 +21,7 @@ import { rolloutsRoute } from '../routes/api/updates/rollouts.js';
 import { consoleAppRoutes, DEFAULT_CONSOLE_ROOT } from '../routes/console-app.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
+import { AssetUrls } from './assets/asset-urls.js';
 import { ReleaseAssetCheck } from './assets/release-assets.js';
 import { AuditExport } from './audit-export.js';
 import { ConsoleReads } from './console/console-reads.js';
@@ -68,9 +69,11 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   const store = new KyselyReleaseStore(database, options.now);
 
   const signer = createManifestSigner(options.updates, app.log);
+  const urls = new AssetUrls(() => options.objects.assetPublicBaseUrl ?? options.objectsBaseUrl());
   const manifests = new ManifestService({
     store,
     signer,
+    urls,
     log: app.log,
     ttlMs: options.updates.manifestCacheTtlSeconds * 1000,
     staleMs: options.updates.manifestStaleIfErrorSeconds * 1000,
@@ -123,12 +126,11 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     }
   });
 
-  const assetBaseUrl = () => options.objects.assetPublicBaseUrl ?? options.objectsBaseUrl();
   const gcStore = new KyselyGcStore(database);
   const deletions = new AssetDeletions(database, { now: options.now && (() => options.now!().getTime()) });
   const uploads = new AssetUploadService({
     store: objectStore,
-    assetBaseUrl,
+    urls,
     uploadLimitBytes: options.objects.uploadLimitBytes,
     deletions,
   });
@@ -138,7 +140,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     now: options.now,
     assets: new ReleaseAssetCheck({
       store: objectStore,
-      urlOf: (key) => uploads.urlOf(key),
+      urls,
       deletions,
       encodings: app.assetEncodings,
       delivery: app.assetDelivery,
@@ -236,6 +238,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     store,
     reports: reportStore,
     objects: objectStore,
+    urls,
     certificatePem: signer.certificatePem,
   });
   trackEvents.subscribe(() => consoleReads.forgetTracks());

@@ -1,12 +1,4 @@
-import type {
-  HaltRule,
-  Release,
-  ReleaseAsset,
-  ReleaseMetadata,
-  RolloutState,
-  Track,
-  UpdatePolicy,
-} from '@ferry/contracts';
+import type { HaltRule, Release, ReleaseMetadata, RolloutState, Track, UpdatePolicy } from '@ferry/contracts';
 import type { ManifestSignature } from './manifest/release-signatures.js';
 import type { Timeline } from './rollout/track-timeline.js';
 
@@ -16,8 +8,9 @@ export interface NewRelease {
   channel: Track['channel'];
   platform: Track['platform'];
   runtimeVersion: string;
-  launchAsset: ReleaseAsset;
-  assets: ReleaseAsset[];
+  /** A URL given with the release is not stored (ota/assets/asset-urls.ts). */
+  launchAsset: Release['launchAsset'];
+  assets: Release['assets'];
   otaConfig: Record<string, unknown> | null;
   updatePolicy: UpdatePolicy | null;
   metadata: ReleaseMetadata;

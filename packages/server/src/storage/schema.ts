@@ -100,6 +100,8 @@ export interface SignedManifestsTable {
   certificate: string;
   body: string;
   signature: string;
+  /** The base its asset URLs were built with (migration 019); null when signed before. */
+  asset_base_url: string | null;
 }
 
 /** A release published to a share of devices (migration 014). */

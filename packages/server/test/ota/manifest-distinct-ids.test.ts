@@ -5,6 +5,7 @@ import vm from 'node:vm';
 import type { Release } from '@ferry/contracts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AssetUrls } from '../../src/ota/assets/asset-urls.js';
 import {
   negotiateManifestFormat,
   parseManifestRequest,
@@ -91,6 +92,7 @@ describe("a million devices with distinct current update ids (in process, the fa
       timelinesOfRecentTracks: async () => [],
     },
     signer,
+    urls: new AssetUrls(() => 'https://cdn.test/ota'),
     log: pino({ level: 'silent' }),
     ttlMs: 3_600_000,
   });

@@ -33,7 +33,12 @@ describeEachEngine('manifest warm-up at start-up', (engine) => {
   });
 
   const start = (env: Record<string, string>, logLevel?: string) =>
-    startTestServer(engine, { database: first.database, env: { METRICS_TOKEN, ...env }, logLevel });
+    // The same deployment restarted (same PUBLIC_URL), so the signatures it stored are current.
+    startTestServer(engine, {
+      database: first.database,
+      env: { METRICS_TOKEN, PUBLIC_URL: first.url, ...env },
+      logLevel,
+    });
 
   it('runs over the loaded tracks before the instance listens, and leaves no count, report or answer of its own', async () => {
     const checksBefore = (await rowCounts(first.app.database.db, ['update_checks'])).update_checks;

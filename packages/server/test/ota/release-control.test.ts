@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { RolloutView } from '@ferry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolloutBucket } from '../../src/ota/rollout/rollout-bucket.js';
+import { updateAssetKey } from '../../src/storage/objects/object-key.js';
 import { describeEachEngine } from '../support/engines.js';
 import {
   checkManifestLikeExpo,
@@ -306,8 +307,9 @@ describeEachEngine('release control', (engine) => {
     const current = await publish(track);
     const release = (await server.releaseStore.findById(old))!;
     // What `ferry gc --apply` does to a release outside the kept ones.
-    const key = new URL(release.launchAsset.url).pathname.replace(/^\/objects\//, '');
-    await server.app.objectStore.delete(decodeURIComponent(key));
+    await server.app.objectStore.delete(
+      updateAssetKey(release.channel, release.runtimeVersion, release.launchAsset.hash),
+    );
     const response = await server.authed('/api/updates/rollback', {
       method: 'POST',
       body: JSON.stringify({ ...track, to: old }),

@@ -87,8 +87,20 @@ describeEachEngine('ReleaseStore contract', (engine) => {
         await locked.insert(release);
         if (signed) {
           await locked.saveSignatures(release.id, [
-            { namespace: 'expo', certificate: 'c', body: `{"id":"${release.id}"}`, signature: 'sig="x"' },
-            { namespace: 'ota', certificate: 'c', body: `{"id":"${release.id}"}`, signature: 'sig="y"' },
+            {
+              namespace: 'expo',
+              certificate: 'c',
+              body: `{"id":"${release.id}"}`,
+              signature: 'sig="x"',
+              assetBaseUrl: 'https://a.test',
+            },
+            {
+              namespace: 'ota',
+              certificate: 'c',
+              body: `{"id":"${release.id}"}`,
+              signature: 'sig="y"',
+              assetBaseUrl: 'https://a.test',
+            },
           ]);
         }
       });

@@ -41,7 +41,8 @@ describeEachEngine('signed manifests', (engine) => {
     expect(JSON.parse(rows[0]!.body).id).toBe(id);
 
     const signatures = vi.spyOn(NodeManifestSigner.prototype, 'signatureHeader');
-    const restarted = await startTestServer(engine, { database: first.database });
+    // Restarted as a deployment restarts: the same PUBLIC_URL, so what it stored is current.
+    const restarted = await startTestServer(engine, { database: first.database, env: { PUBLIC_URL: first.url } });
     // It loaded the recently published tracks before it listened: no request waits for a read.
     const loads = vi.spyOn(KyselyReleaseStore.prototype, 'timeline');
     try {
@@ -67,7 +68,12 @@ describeEachEngine('signed manifests', (engine) => {
   it('after a key rotation, the newest release is signed once under the new key, by one instance for all', async () => {
     const { id } = await publishRelease(first, { ...track, runtimeVersion: 'signed-2', launch: launch() });
     const rotated = generateSigningKey('Ferry rotated');
-    const env = { OTA_SIGNING_KEY: rotated.privateKeyPem, OTA_SIGNING_CERT: rotated.certificatePem };
+    // Two instances of one deployment: one PUBLIC_URL (a load balancer's), so they sign the same bytes.
+    const env = {
+      OTA_SIGNING_KEY: rotated.privateKeyPem,
+      OTA_SIGNING_CERT: rotated.certificatePem,
+      PUBLIC_URL: first.url,
+    };
     const signatures = vi.spyOn(NodeManifestSigner.prototype, 'signatureHeader');
     const a = await startTestServer(engine, { database: first.database, env });
     const b = await startTestServer(engine, { database: first.database, env });
@@ -83,7 +89,7 @@ describeEachEngine('signed manifests', (engine) => {
       const onB = await fetchManifestLikeExpo(b.url, 'expo', twoTrack, trust);
       expect(onB.kind === 'update' && onB.manifest.id).toBe(id);
       expect(manifestSignings(signatures)).toBe(2);
-      expect(a.logs.text).toContain('signed a stored release under the current key');
+      expect(a.logs.text).toContain('signed a stored release under the current key and asset base URL');
     } finally {
       await a.close();
       await b.close();

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
+import { type AssetOwner, AssetUrls } from '../../src/ota/assets/asset-urls.js';
 import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import type { ReleaseStore } from '../../src/ota/release-store.js';
 import { generateSigningKey } from '../../src/signing/development-signing-key.js';
@@ -59,6 +60,8 @@ export interface TestServer {
   releaseStore: ReleaseStore;
   /** fetch against the server with the release token set. */
   authed(path: string, init?: RequestInit): Promise<Response>;
+  /** Where this server sends devices for a release's asset (a release stores no URL). */
+  assetUrl(owner: AssetOwner, hash: string): string;
   close(): Promise<void>;
 }
 
@@ -102,6 +105,7 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
   const ownsDatabase = !options.database;
+  const assetUrls = new AssetUrls(() => config.objects.assetPublicBaseUrl ?? `${url}/objects`);
   return {
     app,
     url,
@@ -111,6 +115,7 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     dataDir: config.dataDir,
     certificatePem: TEST_SIGNING.certificatePem,
     releaseStore: new KyselyReleaseStore(app.database),
+    assetUrl: (owner, hash) => assetUrls.of(owner, hash),
     authed: (path, init = {}) =>
       fetch(url + path, {
         ...init,

@@ -1,9 +1,10 @@
 import type { AssetUploadCheckRequest, AssetUploadStatus } from '@ferry/contracts';
 import pLimit from 'p-limit';
-import { objectKeyToUrlPath, updateAssetKey } from '../../storage/objects/object-key.js';
+import { updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import type { AssetDeletions } from '../gc/asset-deletions.js';
 import { AssetTooLarge } from '../ota-errors.js';
+import type { AssetUrls } from './asset-urls.js';
 
 /** How long a publisher has to upload once it was told an asset is missing. */
 export const UPLOAD_URL_TTL_SECONDS = 3600;
@@ -12,8 +13,8 @@ export const HEAD_CONCURRENCY = 16;
 
 export interface AssetUploadServiceDeps {
   store: ObjectStore;
-  /** Base of asset URLs in manifests: ASSET_PUBLIC_BASE_URL, else PUBLIC_URL/objects. */
-  assetBaseUrl: () => string;
+  /** Where devices download assets from (ASSET_PUBLIC_BASE_URL, else PUBLIC_URL/objects). */
+  urls: AssetUrls;
   uploadLimitBytes: number;
   /** Marks of deletions by garbage collection; without them every asset is looked up as it is (unit tests). */
   deletions?: Pick<AssetDeletions, 'pendingAmong' | 'endInterrupted'>;
@@ -25,10 +26,6 @@ export interface AssetUploadServiceDeps {
  */
 export class AssetUploadService {
   constructor(private readonly deps: AssetUploadServiceDeps) {}
-
-  urlOf(key: string): string {
-    return `${this.deps.assetBaseUrl()}/${objectKeyToUrlPath(key)}`;
-  }
 
   async check(request: AssetUploadCheckRequest): Promise<AssetUploadStatus[]> {
     const tooLarge = request.assets.find((asset) => asset.size > this.deps.uploadLimitBytes);
@@ -44,7 +41,7 @@ export class AssetUploadService {
       unique.map((asset, index) =>
         limit(async (): Promise<AssetUploadStatus> => {
           const key = keys[index]!;
-          const url = this.urlOf(key);
+          const url = this.deps.urls.ofKey(key);
           // Being deleted: a release listing it would be refused, so it is reported missing.
           if (!collecting.has(key) && (await this.deps.store.head(key)))
             return { hash: asset.hash, status: 'present', url };

@@ -1,4 +1,3 @@
-import type { ReleasePayload } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import type { AssetDelivery } from '../../storage/objects/asset-delivery.js';
@@ -9,11 +8,12 @@ import type { AssetDeletions } from '../gc/asset-deletions.js';
 import { AssetMissing, AssetUrlMismatch, type NamedAsset } from '../ota-errors.js';
 import type { LockedTrack } from '../release-store.js';
 import { HEAD_CONCURRENCY } from './asset-upload-service.js';
+import type { AssetUrls } from './asset-urls.js';
 
 export interface ReleaseAssetCheckDeps {
   store: ObjectStore;
-  /** The URL Ferry serves a stored object at (AssetUploadService.urlOf): the only URL a release may list. */
-  urlOf: (key: string) => string;
+  /** The URLs Ferry serves stored objects at: the only URLs a release may list. */
+  urls: Pick<AssetUrls, 'ofKey'>;
   /** Marks of deletions by garbage collection; without them nothing guards against a collection (unit tests). */
   deletions?: Pick<AssetDeletions, 'deletionVersion'>;
   /** Makes the compressed forms an asset still lacks (uploaded straight to S3, or before compression at upload). */
@@ -23,7 +23,13 @@ export interface ReleaseAssetCheckDeps {
   log?: FastifyBaseLogger;
 }
 
-type ListingRelease = Pick<ReleasePayload, 'channel' | 'runtimeVersion' | 'launchAsset' | 'assets'>;
+/** A release about to list its assets: a new one (with the URLs it was given) or a stored one. */
+interface ListingRelease {
+  channel: string;
+  runtimeVersion: string;
+  launchAsset: { hash: string; url?: string };
+  assets?: Array<{ hash: string; url?: string }>;
+}
 
 /** The assets a release lists, found stored, and the deletion version read before they were looked up. */
 export interface StoredAssets {
@@ -35,15 +41,17 @@ export interface StoredAssets {
 const sameUrl = (a: string, b: string): boolean =>
   URL.canParse(a) && URL.canParse(b) && new URL(a).href === new URL(b).href;
 
-/** Each listed asset once (a shared image is listed by several platforms' releases), with its key. */
-const namedAssets = (release: ListingRelease): NamedAsset[] => {
+/**
+ * Each listed asset once (a shared image is listed by several platforms' releases), with its key,
+ * and the URL it was listed at (a stored release lists none: then the URL Ferry serves it at).
+ */
+const namedAssets = (release: ListingRelease, urls: Pick<AssetUrls, 'ofKey'>): NamedAsset[] => {
   const listed = [release.launchAsset, ...(release.assets ?? [])];
   const unique = [...new Map(listed.map((asset) => [`${asset.hash}\n${asset.url}`, asset])).values()];
-  return unique.map((asset) => ({
-    key: updateAssetKey(release.channel, release.runtimeVersion, asset.hash),
-    hash: asset.hash,
-    url: asset.url,
-  }));
+  return unique.map((asset) => {
+    const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
+    return { key, hash: asset.hash, url: asset.url ?? urls.ofKey(key) };
+  });
 };
 
 /**
@@ -65,8 +73,8 @@ export class ReleaseAssetCheck {
    * now. For new releases only: a rollback restores URLs given out under an earlier configuration.
    */
   ensureOwnUrls(release: ListingRelease): void {
-    const mismatched = namedAssets(release)
-      .map((asset) => ({ ...asset, expected: this.deps.urlOf(asset.key) }))
+    const mismatched = namedAssets(release, this.deps.urls)
+      .map((asset) => ({ ...asset, expected: this.deps.urls.ofKey(asset.key) }))
       .filter((asset) => !sameUrl(asset.url, asset.expected));
     if (mismatched.length > 0) throw new AssetUrlMismatch(mismatched);
   }
@@ -77,7 +85,7 @@ export class ReleaseAssetCheck {
    * has only one).
    */
   async ensureStored(release: ListingRelease, locked?: Pick<LockedTrack, 'deletionVersion'>): Promise<StoredAssets> {
-    const named = namedAssets(release);
+    const named = namedAssets(release, this.deps.urls);
     // Read before the look-ups: a deletion that begins or ends after it has a higher version.
     const deletionVersion = this.deps.deletions ? await (locked ?? this.deps.deletions).deletionVersion() : 0;
     const limit = pLimit(HEAD_CONCURRENCY);

@@ -16,6 +16,7 @@ import type { Database } from '../../storage/database.js';
 import { updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { parseJson } from '../../storage/schema.js';
+import type { AssetUrls } from '../assets/asset-urls.js';
 import { ReleaseNotFound } from '../ota-errors.js';
 import type { ReleaseStore } from '../release-store.js';
 import type { ReportStore } from '../reports/report-store.js';
@@ -81,6 +82,8 @@ export interface ConsoleReadsDeps {
   store: ReleaseStore;
   reports: ReportStore;
   objects: ObjectStore;
+  /** Where devices download assets now: a release stores no URL. */
+  urls: Pick<AssetUrls, 'of'>;
   /** The configured code-signing certificate, which stored signatures are checked against. */
   certificatePem: string;
   now?: () => number;
@@ -331,7 +334,7 @@ export class ConsoleReads {
         limit(async () => {
           const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
           const stored = await this.deps.objects.head(key).catch(() => undefined);
-          return { ...asset, size: stored?.size ?? null };
+          return { ...asset, url: this.deps.urls.of(release, asset.hash), size: stored?.size ?? null };
         }),
       ),
     );

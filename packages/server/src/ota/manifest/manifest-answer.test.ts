@@ -4,7 +4,7 @@ import type { ManifestOutcome } from './manifest-outcome.js';
 import { type SignedManifest, signedManifestOf } from './manifest-response.js';
 
 const signed = (id: string, body: string, namespace: 'expo' | 'ota' = 'expo'): SignedManifest =>
-  signedManifestOf(id, { namespace, certificate: 'test', body, signature: `sig="${id}"` });
+  signedManifestOf(id, { namespace, certificate: 'test', body, signature: `sig="${id}"`, assetBaseUrl: null });
 const update = (manifest: SignedManifest): ManifestOutcome => ({ kind: 'update', signed: manifest });
 const boundaryOf = (contentType: string | undefined) => /boundary=(.+)$/.exec(contentType ?? '')?.[1];
 

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../signing/development-signing-key.js';
 import { NodeManifestSigner } from '../../signing/manifest-signer.js';
+import { AssetUrls } from '../assets/asset-urls.js';
 import { rolloutBucket } from '../rollout/rollout-bucket.js';
 import type { HeadRollout } from '../rollout/track-timeline.js';
 import type { ManifestOutcome } from './manifest-outcome.js';
@@ -69,6 +70,7 @@ describe('ManifestService.releasePublished', () => {
         timelinesOfRecentTracks: async () => [],
       },
       signer,
+      urls: new AssetUrls(() => 'https://cdn.test/ota'),
       log: pino({ level: 'silent' }),
       ttlMs: 60_000,
     });
@@ -109,6 +111,7 @@ describe('ManifestService.resolveCached (what a remembered request resolved to)'
         timelinesOfRecentTracks: async () => [],
       },
       signer,
+      urls: new AssetUrls(() => 'https://cdn.test/ota'),
       log: pino({ level: 'silent' }),
       ttlMs: 60_000,
     });

@@ -9,6 +9,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { FerryMetrics } from '../../metrics/ferry-metrics.js';
 import type { ManifestSigner } from '../../signing/manifest-signer.js';
+import type { AssetUrls } from '../assets/asset-urls.js';
 import type { ReleaseStore, StoredEntry, StoredTimeline } from '../release-store.js';
 import { chooseEntry, choosesByClient } from '../rollout/track-timeline.js';
 import { ManifestCache, type ManifestCacheOptions, type ServedEntry, type TrackEntry } from './manifest-cache.js';
@@ -74,6 +75,8 @@ export interface ManifestServiceDeps
   extends Pick<ManifestCacheOptions, 'ttlMs' | 'staleMs' | 'maxTracks' | 'maxBytes'> {
   store: Pick<ReleaseStore, 'timeline' | 'saveSignatures' | 'saveDirectiveSignatures' | 'timelinesOfRecentTracks'>;
   signer: ManifestSigner;
+  /** Where manifests send devices for assets: a signature made under another base is made again. */
+  urls: AssetUrls;
   log: FastifyBaseLogger;
   /** Counts answers served stale (stale-if-error). */
   metrics?: Pick<FerryMetrics, 'manifestServedStale'>;
@@ -159,7 +162,7 @@ export class ManifestService {
 
   /** The manifests of a release about to be stored, signed in every namespace. */
   sign(release: Release): ManifestSignature[] {
-    return signRelease(release, this.deps.signer);
+    return signRelease(release, this.deps.signer, this.deps.urls);
   }
 
   /** A roll back to embedded about to be stored, signed in every namespace; its commitTime is its createdAt. */
@@ -169,7 +172,7 @@ export class ManifestService {
 
   /** A release this instance just published to every device: its track answers with it at once. */
   releasePublished(release: Release, signatures: ManifestSignature[]): void {
-    const current = signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
+    const current = signatures.filter((stored) => this.isCurrent(stored, 'release'));
     // Anything short of every namespace under this signer: the next request loads (and signs) it.
     if (current.length === MANIFEST_NAMESPACES.length) {
       const head = servedOf({ kind: 'release', release, signatures: current }, current);
@@ -208,8 +211,19 @@ export class ManifestService {
     return entries.slice(0, kept).map(([track, entry]) => ({ track, headId: entry.head!.id }));
   }
 
+  /**
+   * Whether a stored signature is one this instance serves: made under its key, and for a release
+   * with its asset base URL (a directive lists no asset).
+   */
+  private isCurrent(stored: ManifestSignature, kind: StoredEntry['kind']): boolean {
+    return (
+      stored.certificate === this.deps.signer.identity &&
+      (kind === 'directive' || stored.assetBaseUrl === this.deps.urls.base)
+    );
+  }
+
   private currentSignatures(entry: StoredEntry): ManifestSignature[] {
-    return entry.signatures.filter((stored) => stored.certificate === this.deps.signer.identity);
+    return entry.signatures.filter((stored) => this.isCurrent(stored, entry.kind));
   }
 
   /** The timeline as served, if every entry is signed in every namespace under the current key. */
@@ -236,9 +250,9 @@ export class ManifestService {
   }
 
   /**
-   * An entry with its signatures under the current key. Only an entry stored before signing at
-   * publish, or signed under an earlier key, is signed here: once, and stored, so neither this
-   * instance nor any other signs it again.
+   * An entry with its signatures under the current key (and, for a release, asset base URL). Only
+   * an entry stored before signing at publish, or signed under an earlier key or base, is signed
+   * here: once, and stored, so no instance with the same configuration signs it again.
    */
   private async signedEntry(entry: StoredEntry | undefined, fallback: boolean): Promise<ServedEntry | undefined> {
     if (!entry) return undefined;
@@ -246,7 +260,7 @@ export class ManifestService {
     const unsigned = MANIFEST_NAMESPACES.filter((ns) => !signatures.some((stored) => stored.namespace === ns));
     if (unsigned.length === 0) return servedOf(entry, signatures, fallback);
     if (entry.kind === 'release') {
-      const made = unsigned.map((ns) => signNamespace(entry.release, ns, this.deps.signer));
+      const made = unsigned.map((ns) => signNamespace(entry.release, ns, this.deps.signer, this.deps.urls));
       await this.deps.store.saveSignatures(entry.release.id, made);
       signatures.push(...made);
     } else {
@@ -260,7 +274,7 @@ export class ManifestService {
         kind: entry.kind,
         namespaces: unsigned,
       },
-      `signed a stored ${entry.kind} under the current key`,
+      `signed a stored ${entry.kind} under the current key${entry.kind === 'release' ? ' and asset base URL' : ''}`,
     );
     return servedOf(entry, signatures, fallback);
   }

@@ -8,7 +8,13 @@ import { RememberedRequest } from './remembered-request.js';
 import { trackKey } from './track-key.js';
 
 const signed = (id: string): SignedManifest =>
-  signedManifestOf(id, { namespace: 'expo', certificate: 'test', body: `{"id":"${id}"}`, signature: 'sig' });
+  signedManifestOf(id, {
+    namespace: 'expo',
+    certificate: 'test',
+    body: `{"id":"${id}"}`,
+    signature: 'sig',
+    assetBaseUrl: null,
+  });
 const track: Track = { channel: 'production', platform: 'ios', runtimeVersion: '1' };
 const empty: TrackEntry = { head: undefined, rollout: undefined, fallback: undefined };
 

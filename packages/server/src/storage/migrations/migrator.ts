@@ -11,6 +11,7 @@ import { updateReportsMigration } from './015_update_reports.js';
 import { releaseListingMigration } from './016_release_listing.js';
 import { operatorTokensMigration } from './017_operator_tokens.js';
 import { assetDeletionsMigration } from './018_asset_deletions.js';
+import { assetIdentityMigration } from './019_asset_identity.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -29,6 +30,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '016_release_listing': releaseListingMigration,
   '017_operator_tokens': operatorTokensMigration,
   '018_asset_deletions': assetDeletionsMigration,
+  '019_asset_identity': assetIdentityMigration,
 };
 
 class EngineMigrationProvider implements MigrationProvider {
