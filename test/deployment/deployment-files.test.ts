@@ -87,7 +87,10 @@ describe('Dockerfile', () => {
 
 describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
-  const ferry = Object.entries(compose.services).filter(([, service]) => service.image === 'ferry-server:local');
+  // The instances: the image, run with Ferry's environment (ferry-keys, the one-shot, has none).
+  const ferry = Object.entries(compose.services).filter(
+    ([, service]) => service.image === 'ferry-server:local' && service.environment !== undefined,
+  );
 
   it('runs two Ferry instances on PostgreSQL, Redis and an S3-compatible store', () => {
     expect(ferry.map(([name]) => name)).toHaveLength(2);
@@ -104,8 +107,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('says which proxies to believe (TRUST_PROXY): none, since clients reach the instances directly', () => {
-    for (const [, service] of ferry) expect(service.environment?.TRUST_PROXY).toBe('false');
+  it('says which proxies to believe (TRUST_PROXY): the one hop of its proxy, the only way to the instances', () => {
+    for (const [, service] of ferry) expect(service.environment?.TRUST_PROXY).toBe('1');
   });
 
   it('sets only documented variables on the Ferry instances', () => {
