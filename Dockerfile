@@ -32,8 +32,9 @@ COPY --from=build /opt/ferry /opt/ferry
 RUN mkdir -p /var/lib/ferry && chown node:node /var/lib/ferry
 USER node
 EXPOSE 3000
-# Readiness includes the database: an instance that cannot reach it is unhealthy. No curl in slim
-# images; Node's fetch does it.
+# Readiness (/readyz): unhealthy when the instance can serve nothing, which includes a database it
+# cannot reach unless it still holds manifests it may serve (`degraded`). No curl in slim images;
+# Node's fetch does it.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1's command (no shell in between), so SIGTERM reaches the server, which stops taking

@@ -1,31 +1,20 @@
 /**
- * The deployment files a team copies: the Dockerfile, docker-compose.yml and the Helm chart. No
- * container runtime or Helm runs here, so they are read: every variable they set for Ferry must be
- * one docs/configuration.md documents (a typo there would be ignored by the server silently), the
- * probes and health check must use the server's health routes, and the image must be built by the
- * script test/deployment/server-bundle.test.ts runs.
+ * The deployment files a team copies: the Dockerfile and docker-compose.yml. No container runtime
+ * runs here, so they are read: every variable they set for Ferry must be one docs/configuration.md
+ * documents (a typo there would be ignored by the server silently), the health check must use the
+ * server's readiness route, and the image must be built by the script
+ * test/deployment/server-bundle.test.ts runs. The Helm chart is rendered by Helm and validated in
+ * helm-chart.test.ts; the compose stack's scripts and proxy run in compose-keys and compose-proxy.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { REPO_ROOT } from '../../scripts/local-registry.js';
 import type { NodeVersions } from '../../scripts/node-engines.js';
+import { documented, undocumented } from './support/documented-variables.js';
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
-const CHART = 'deploy/helm/ferry';
-
-/** Every variable named in the first column of docs/configuration.md's tables. */
-const documented = (() => {
-  const names = new Set<string>();
-  for (const line of read('docs/configuration.md').split('\n')) {
-    const first = /^\|([^|]*)\|/.exec(line)?.[1] ?? '';
-    for (const match of first.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(match[1]!);
-  }
-  return names;
-})();
-
-const undocumented = (names: Iterable<string>) => [...names].filter((name) => !documented.has(name));
 
 interface ComposeService {
   build?: unknown;
@@ -87,7 +76,10 @@ describe('Dockerfile', () => {
 
 describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
-  const ferry = Object.entries(compose.services).filter(([, service]) => service.image === 'ferry-server:local');
+  // The instances: the image, run with Ferry's environment (ferry-keys, the one-shot, has none).
+  const ferry = Object.entries(compose.services).filter(
+    ([, service]) => service.image === 'ferry-server:local' && service.environment !== undefined,
+  );
 
   it('runs two Ferry instances on PostgreSQL, Redis and an S3-compatible store', () => {
     expect(ferry.map(([name]) => name)).toHaveLength(2);
@@ -104,75 +96,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('says which proxies to believe (TRUST_PROXY): none, since clients reach the instances directly', () => {
-    for (const [, service] of ferry) expect(service.environment?.TRUST_PROXY).toBe('false');
+  it('says which proxies to believe (TRUST_PROXY): the one hop of its proxy, the only way to the instances', () => {
+    for (const [, service] of ferry) expect(service.environment?.TRUST_PROXY).toBe('1');
   });
 
   it('sets only documented variables on the Ferry instances', () => {
     for (const [, service] of ferry) expect(undocumented(Object.keys(service.environment ?? {}))).toEqual([]);
-  });
-});
-
-describe('the Helm chart', () => {
-  const values = parse(read(`${CHART}/values.yaml`)) as {
-    trustProxy: string;
-    config: Record<string, string>;
-    secrets: Record<string, string>;
-    autoscaling: { enabled: boolean; minReplicas: number; maxReplicas: number };
-  };
-  const template = (name: string) => read(`${CHART}/templates/${name}`);
-  // Templates are Go templates; with the template actions blanked out, what is left parses as YAML.
-  const asYaml = (text: string) =>
-    parseAllDocuments(text.replace(/^\s*\{\{-?[^}]*\}\}\s*$/gm, '').replace(/\{\{-?[^}]*\}\}/g, 'x'))
-      .map((document) => document.toJS())
-      .filter(Boolean);
-
-  it('sets only documented variables: config, secrets and the literal env of the deployment', () => {
-    const literal = [...template('deployment.yaml').matchAll(/- name: ([A-Z][A-Z0-9_]*)\n\s+value:/g)].map(
-      (match) => match[1]!,
-    );
-    expect(literal).toEqual(expect.arrayContaining(['NODE_ENV', 'HOST', 'PORT']));
-    const commented = [...read(`${CHART}/values.yaml`).matchAll(/\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b/g)].map(
-      (match) => match[1]!,
-    );
-    expect(
-      undocumented([...Object.keys(values.config), ...Object.keys(values.secrets), ...literal, ...commented]),
-    ).toEqual([]);
-  });
-
-  it('passes trustProxy as TRUST_PROXY, and refuses to render an ingress without it', () => {
-    expect(values).toHaveProperty('trustProxy');
-    const deployment = template('deployment.yaml');
-    expect(deployment).toMatch(
-      /\{\{- if \.Values\.trustProxy \}\}\n\s+- name: TRUST_PROXY\n\s+value: \{\{ \.Values\.trustProxy \| quote \}\}\n\s+\{\{- else if \.Values\.ingress\.enabled \}\}\n\s+\{\{- fail "set trustProxy/,
-    );
-  });
-
-  it('probes liveness on /healthz and readiness on /readyz', () => {
-    const [deployment] = asYaml(template('deployment.yaml')) as Array<{
-      spec: { template: { spec: { containers: Array<Record<string, { httpGet?: { path: string } }>> } } };
-    }>;
-    const container = deployment!.spec.template.spec.containers[0]!;
-    expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
-    expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
-  });
-
-  it('runs as non-root, keeps secrets in a Secret, and scales horizontally on CPU', () => {
-    const deployment = template('deployment.yaml');
-    expect(deployment).toMatch(/runAsNonRoot: true/);
-    expect(deployment).toMatch(/secretRef:\n\s+name: \{\{ include "ferry.secretName" \. \}\}/);
-    expect(template('secret.yaml')).toMatch(/kind: Secret/);
-    const [hpa] = asYaml(template('hpa.yaml')) as Array<{
-      apiVersion: string;
-      kind: string;
-      spec: { metrics: unknown[] };
-    }>;
-    expect(hpa).toMatchObject({
-      apiVersion: 'autoscaling/v2',
-      kind: 'HorizontalPodAutoscaler',
-      spec: { metrics: [{ type: 'Resource', resource: { name: 'cpu' } }] },
-    });
-    expect(values.autoscaling.minReplicas).toBeGreaterThanOrEqual(2);
-    expect(values.autoscaling.maxReplicas).toBeGreaterThan(values.autoscaling.minReplicas);
   });
 });

@@ -16,6 +16,7 @@ import { publicUrlResolver } from './http/public-url.js';
 import { metricsPlugin } from './metrics/metrics-plugin.js';
 import { otaPlugin } from './ota/ota-plugin.js';
 import { healthPlugin } from './routes/health.js';
+import { ServableWithoutDatabase } from './routes/readiness.js';
 import { databasePlugin } from './storage/database-plugin.js';
 import { objectsPlugin } from './storage/objects/objects-plugin.js';
 import { SERVER_VERSION } from './version.js';
@@ -78,7 +79,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(databasePlugin, { target: config.database });
   // app.metrics, before every plugin that counts into it.
   await app.register(metricsPlugin, { config: config.metrics, areas });
-  await app.register(healthPlugin);
+  // Readiness asks the areas what they can serve while the database is down (routes/readiness.ts).
+  const servableWithoutDatabase = new ServableWithoutDatabase();
+  await app.register(healthPlugin, { servable: servableWithoutDatabase });
   await app.register(objectsPlugin, {
     config: config.objects,
     objectsBaseUrl,
@@ -100,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       limits: config.limits,
       objects: config.objects,
       objectsBaseUrl,
+      servableWithoutDatabase,
       now,
     });
   }

@@ -19,6 +19,7 @@ import { releasesRoute } from '../routes/api/updates/releases.js';
 import { rollbackRoute } from '../routes/api/updates/rollback.js';
 import { rolloutsRoute } from '../routes/api/updates/rollouts.js';
 import { consoleAppRoutes, DEFAULT_CONSOLE_ROOT } from '../routes/console-app.js';
+import type { ServableWithoutDatabase } from '../routes/readiness.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { AssetUrls } from './assets/asset-urls.js';
@@ -50,6 +51,8 @@ export interface OtaPluginOptions {
   objects: Pick<Config['objects'], 'assetPublicBaseUrl' | 'uploadLimitBytes'>;
   /** Base of this server's own /objects URLs (PUBLIC_URL/objects). */
   objectsBaseUrl: () => string;
+  /** Readiness counts the manifests this area can still serve while the database is down. */
+  servableWithoutDatabase?: ServableWithoutDatabase;
   now?: () => Date;
 }
 
@@ -79,6 +82,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     staleMs: options.updates.manifestStaleIfErrorSeconds * 1000,
     metrics: app.metrics,
   });
+  options.servableWithoutDatabase?.add(() => manifests.servableTracks());
   // Other instances' releases reach this one's cache through LISTEN/NOTIFY (PostgreSQL only; an
   // SQLite database has one instance).
   // The console's live updates hear the same changes (console/track-events.ts).

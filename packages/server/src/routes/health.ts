@@ -1,19 +1,65 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
 import { DependencyUnavailable } from '../errors/domain-error.js';
+import { readiness, type ServableWithoutDatabase } from './readiness.js';
 
-/** Liveness and readiness, for every area: /readyz answers 503 while the database is unreachable. */
-export const healthPlugin: FastifyPluginAsync = async (app) => {
+/**
+ * How long readiness waits for the database before it counts it unreachable. Below the chart's
+ * probe timeout (3 s), so a database that does not answer (a partition, a pool whose connections
+ * are all busy) gives an answer the probe reads rather than a probe timeout.
+ */
+export const READINESS_DATABASE_TIMEOUT_MS = 2_000;
+
+export interface HealthPluginOptions {
+  /** What the areas can serve without the database (readiness.ts). */
+  servable: ServableWithoutDatabase;
+}
+
+/** Whether the database answers `select 1` within READINESS_DATABASE_TIMEOUT_MS; the failure if not. */
+async function probeDatabase(run: () => Promise<unknown>): Promise<{ reachable: boolean; failure?: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<{ reachable: false; failure: Error }>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ reachable: false, failure: new Error('the database did not answer in time') }),
+      READINESS_DATABASE_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([
+      run().then(
+        () => ({ reachable: true }),
+        (failure: unknown) => ({ reachable: false, failure }),
+      ),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Liveness and readiness, for every area. /healthz never touches the database, so a liveness probe
+ * never restarts an instance for a database outage. /readyz says whether the instance should get
+ * traffic (readiness.ts): 200 `ready`, 200 `degraded` while the database is unreachable but cached
+ * manifests can still be served, 503 when the instance can serve nothing.
+ */
+export const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (app, options) => {
   const { database } = app;
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (request) => {
-    try {
-      await sql`select 1`.execute(database.db);
-      return { status: 'ready', database: database.engine };
-    } catch (error) {
-      request.log.warn({ err: error }, 'readiness check failed');
-      throw new DependencyUnavailable('database');
+    const probe = await probeDatabase(() => sql`select 1`.execute(database.db));
+    const servable = probe.reachable ? 0 : options.servable.count();
+    const state = readiness({ databaseReachable: probe.reachable, servableWithoutDatabase: servable });
+    if (state === 'ready') return { status: 'ready', database: database.engine };
+    if (state === 'degraded') {
+      request.log.warn(
+        { err: probe.failure, cachedManifests: servable },
+        'readiness: database unreachable, still ready to serve cached manifests',
+      );
+      return { status: 'degraded', database: database.engine, databaseReachable: false, cachedManifests: servable };
     }
+    request.log.warn({ err: probe.failure }, 'readiness check failed');
+    throw new DependencyUnavailable('database');
   });
 };

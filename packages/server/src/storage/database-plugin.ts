@@ -19,7 +19,13 @@ export interface DatabasePluginOptions {
  */
 export const databasePlugin = fp<DatabasePluginOptions>(
   async (app, options) => {
-    const database = await openMigratedDatabase(options.target);
+    const database = await openMigratedDatabase(options.target, {
+      onNewerMigrations: (migrations) =>
+        app.log.warn(
+          { migrations },
+          'the database was migrated by a newer Ferry version; running on its schema (migrations are expand-only)',
+        ),
+    });
     app.decorate('database', database);
     app.addHook('onClose', async () => database.close());
   },

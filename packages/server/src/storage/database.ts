@@ -143,11 +143,20 @@ async function warmPool(pool: pg.Pool): Promise<void> {
   for (const client of clients) client.release();
 }
 
+export interface OpenMigratedOptions {
+  /** The database holds migrations of a newer Ferry (a rolling upgrade, a rollback): told, not refused. */
+  onNewerMigrations?: (names: string[]) => void;
+}
+
 /** Opens the database, applies every pending migration and, for PostgreSQL, opens the pool's connections. */
-export async function openMigratedDatabase(target: Config['database']): Promise<Database> {
+export async function openMigratedDatabase(
+  target: Config['database'],
+  options: OpenMigratedOptions = {},
+): Promise<Database> {
   const database = openDatabase(target);
   try {
-    await migrateToLatest(database.db, database.engine);
+    const { newer } = await migrateToLatest(database.db, database.engine);
+    if (newer.length > 0) options.onNewerMigrations?.(newer);
     await database.warm?.();
   } catch (error) {
     await database.close();

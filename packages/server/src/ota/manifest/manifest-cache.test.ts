@@ -431,4 +431,16 @@ describe('ManifestCache past the TTL (stale-while-revalidate, stale-if-error)', 
     expect(cache.slot(key, at(1_001))).toBeUndefined();
     expect(loads.pending).toBe(0);
   });
+
+  it('counts the tracks it can still answer without a load, up to their stale-if-error limit (readiness)', async () => {
+    const { cache, loads, at } = await staleCache();
+    // A track whose load is under way has nothing to serve yet.
+    void cache.entry({ ...track, platform: 'android' });
+    expect(loads.pending).toBe(1);
+    expect(cache.servableTracks(at(0))).toBe(1);
+    // Past the TTL (no lookup, so no reload): still servable, stale, until the limit.
+    expect(cache.servableTracks(at(5_000))).toBe(1);
+    expect(cache.servableTracks(at(11_000))).toBe(1);
+    expect(cache.servableTracks(at(11_001))).toBe(0);
+  });
 });

@@ -322,6 +322,16 @@ export class ManifestCache {
     return this.entries.size;
   }
 
+  /**
+   * Tracks it may still answer at `now` without a load (not yet past their stale-if-error limit):
+   * what it can serve while the database is down (readiness).
+   */
+  servableTracks(now = this.now()): number {
+    let count = 0;
+    for (const slot of this.entries.values()) if (freshness(slot, now) !== 'expired') count++;
+    return count;
+  }
+
   /** Tracks served past their TTL because their last reload failed. */
   get staleTracks(): number {
     return this.staleTracks_;

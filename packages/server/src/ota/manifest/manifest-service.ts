@@ -185,6 +185,11 @@ export class ManifestService {
     this.cache.invalidate(track);
   }
 
+  /** Tracks it can answer without the database now (readiness while the database is down). */
+  servableTracks(): number {
+    return this.cache.servableTracks();
+  }
+
   /** Notifications may have been missed: read every track again. */
   reset(): void {
     this.cache.clear();
