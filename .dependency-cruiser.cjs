@@ -4,6 +4,7 @@
  * - packages only depend downwards: contracts at the bottom; certificate-flow and dev-tools on
  *   contracts; cli, expo and server on those below them; the web app on certificate-flow and
  *   contracts. Tests may reach across (a package's tests prove agreement with another's rules).
+ * - @ferry/expo's root entry reaches nothing of the certificate funnel (its optional peers).
  * Layers: contracts < certificate-flow, dev-tools < cli, expo, server < apps/web.
  */
 const layer = (name, allowed) => ({
@@ -32,6 +33,16 @@ module.exports = {
     // dev-tools only as an optional, lazily loaded helper (simulators, development tokens).
     layer('cli', ['contracts', 'dev-tools']),
     layer('expo', ['contracts', 'certificate-flow']),
+    {
+      name: 'expo-root-without-funnel',
+      comment:
+        "@ferry/expo's root entry never reaches the certificate funnel: @ferry/certificate-flow and react-i18next are optional peers, which an OTA-only app does not install; only @ferry/expo/certificates (src/certificates/) may use them",
+      severity: 'error',
+      from: { path: '^packages/expo/src/', pathNot: ['^packages/expo/src/certificates/', '\\.test\\.tsx?$'] },
+      // Third-party packages are excluded from the cruise (options.exclude): react-i18next and
+      // i18next are checked on the packed package (test/install/cli-install.test.ts).
+      to: { path: ['^packages/expo/src/certificates/', '^packages/certificate-flow/'] },
+    },
     layer('server', ['contracts', 'dev-tools']),
     {
       name: 'web-depends-downwards',

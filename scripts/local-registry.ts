@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +46,50 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
   await Promise.race([ping(), exited]);
 }
 
+/** The port `npm run registry:local` uses unless REGISTRY_PORT names another. */
+export const DEFAULT_REGISTRY_PORT = 4873;
+
+/** A refusal to start, with what to do about it; the command prints its message alone. */
+export class LocalRegistryError extends Error {}
+
+/** REGISTRY_PORT, checked: a TCP port number, or the default when unset. */
+export function registryPortOf(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_REGISTRY_PORT;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || port < 1 || port > 65535) {
+    throw new LocalRegistryError(`Invalid REGISTRY_PORT: "${raw}" is not a TCP port (1-65535).`);
+  }
+  return port;
+}
+
+/**
+ * Refuses a port something already listens on. Without this check Verdaccio fails to bind but the
+ * readiness ping reaches whatever holds the port (often a registry:local left running), and the
+ * first visible error is that server refusing our new user ("gave no token (401)").
+ */
+async function assertPortFree(port: number): Promise<void> {
+  const probe = net.createServer();
+  const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    probe.once('error', resolve);
+    probe.listen(port, '127.0.0.1', () => resolve(undefined));
+  });
+  if (!error) {
+    await new Promise((resolve) => probe.close(resolve));
+    return;
+  }
+  if (error.code === 'EADDRINUSE') {
+    throw new LocalRegistryError(
+      [
+        `Port ${port} is taken: something already listens on 127.0.0.1:${port} (a registry:local still running?).`,
+        `Stop it, or choose another port: REGISTRY_PORT=${port === 65535 ? 4874 : port + 1} npm run registry:local`,
+      ].join('\n'),
+    );
+  }
+  throw new LocalRegistryError(`Cannot listen on 127.0.0.1:${port} (${error.code ?? error.message}).`);
+}
+
 export async function startLocalRegistry(options: { port?: number } = {}): Promise<LocalRegistry> {
+  if (options.port !== undefined) await assertPortFree(options.port);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-registry-'));
   fs.writeFileSync(
     path.join(dir, 'config.yaml'),
@@ -117,8 +161,14 @@ export async function startLocalRegistry(options: { port?: number } = {}): Promi
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const port = process.env.REGISTRY_PORT ? Number(process.env.REGISTRY_PORT) : 4873;
-  const registry = await startLocalRegistry({ port });
+  let registry: LocalRegistry;
+  try {
+    registry = await startLocalRegistry({ port: registryPortOf(process.env.REGISTRY_PORT) });
+  } catch (error) {
+    if (!(error instanceof LocalRegistryError)) throw error;
+    process.stderr.write(`registry:local: ${error.message}\n`);
+    process.exit(1);
+  }
   registry.publishAll();
   process.stdout.write(
     [

@@ -11,9 +11,10 @@
  * 2b. Node versions: every package declares the root's `engines.node`, every dependency in the
  *    lockfile accepts all of it, and each line it admits has a tested version
  *    (scripts/node-engines.ts, the rule test/node-engines.test.ts also runs).
- * 3. Pending changesets: the version they would release is the one they ask for. Changesets bumps
- *    a package to major when a peer dependency of it gets a minor bump, and the fixed group then
- *    takes the whole release to the next major (0.1.0 + a minor changeset = 1.0.0).
+ * 3. Pending changesets: the version they would release is the one they ask for, computed by
+ *    changesets' own release planner. (Changesets 2 bumped a package to major when a peer
+ *    dependency of it got a minor bump, and the fixed group then took the whole release to the
+ *    next major; changesets 3 bumps peer dependents by patch. This keeps checking it.)
  * 4. `npm run build` (skip with --no-build), then `npm pack --dry-run --json` in every package, with
  *    its lifecycle scripts as `npm publish` runs them (the server's prepack copies the web funnel).
  *    Each tarball must hold every file its exports, main, types and bin name (the `@ferry/source`
@@ -172,15 +173,35 @@ function bumped(version: string, bump: Bump): string {
 
 /** The release the pending changesets would make; checks it is the one they ask for. */
 async function checkPendingChangesets(version: string | undefined): Promise<string> {
-  // The library `changeset status` uses, without its git comparison: it reads .changeset/*.md only.
+  // The libraries `changeset status` uses, without its git comparison: it reads .changeset/*.md only.
   const fromCli = createRequire(createRequire(import.meta.url).resolve('@changesets/cli/package.json'));
-  const loaded = (await import(pathToFileURL(fromCli.resolve('@changesets/get-release-plan')).href)) as {
-    default: ((cwd: string) => Promise<ReleasePlan>) | { default: (cwd: string) => Promise<ReleasePlan> };
-  };
-  const getReleasePlan = typeof loaded.default === 'function' ? loaded.default : loaded.default.default;
+  const load = async <T>(name: string): Promise<T> => (await import(pathToFileURL(fromCli.resolve(name)).href)) as T;
   let plan: ReleasePlan;
   try {
-    plan = await getReleasePlan(ROOT);
+    const [{ getPackages }, { readConfig }, { readPreState }, { readChangesets }, { assembleReleasePlan }] =
+      await Promise.all([
+        load<{ getPackages(cwd: string): Promise<{ rootDir: string }> }>('@manypkg/get-packages'),
+        load<{
+          readConfig(
+            cwd: string,
+            packages: unknown,
+          ): Promise<{ config: unknown; warnings: string[]; errors?: string[] | null }>;
+        }>('@changesets/config'),
+        load<{ readPreState(cwd: string): Promise<unknown> }>('@changesets/pre'),
+        load<{ readChangesets(cwd: string): Promise<unknown[]> }>('@changesets/read'),
+        load<{
+          assembleReleasePlan(
+            changesets: unknown[],
+            packages: unknown,
+            config: unknown,
+            preState: unknown,
+          ): ReleasePlan;
+        }>('@changesets/assemble-release-plan'),
+      ]);
+    const packages = await getPackages(ROOT);
+    const { config, errors } = await readConfig(packages.rootDir, packages);
+    if (errors && errors.length > 0) throw new Error(`.changeset/config.json: ${errors.join('; ')}`);
+    plan = assembleReleasePlan(await readChangesets(ROOT), packages, config, await readPreState(ROOT));
   } catch (error) {
     problem(`the pending changesets cannot be read: ${error instanceof Error ? error.message : String(error)}`);
     return 'unknown';
@@ -199,8 +220,7 @@ async function checkPendingChangesets(version: string | undefined): Promise<stri
   if (actual !== undefined && actual !== expected) {
     problem(
       `the pending changesets ask for at most a ${asked} bump (${version} → ${expected}), but \`changeset version\` would release ${actual}. ` +
-        'Changesets bumps a package to major when a package it has as a peer dependency gets a minor or major bump, ' +
-        'and the fixed group takes every package with it (docs/releasing.md, "Peer dependencies").',
+        'A package bumped further than its changesets ask takes the fixed group with it (docs/releasing.md, "Peer dependencies").',
     );
   }
   return summary;

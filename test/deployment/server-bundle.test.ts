@@ -3,15 +3,17 @@
  * Dockerfile's build stage runs) makes a runtime folder outside this checkout, and the test starts
  * it with plain `node` and production dependencies only, as the image's CMD does.
  *
- * Slow (packs three packages and installs the server's production dependencies, compiling
- * better-sqlite3): every wait is on a process's end or on readiness; the only limits are the hang
- * guards of test/support/hang-guard.cjs (the build's hook gets the slow one).
+ * Slow (packs three packages and installs the server's production dependencies, then installs
+ * them again without the optional better-sqlite3): every wait is on a process's end or on
+ * readiness; the only limits are the hang guards of test/support/hang-guard.cjs (the build's hook
+ * gets the slow one).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../packages/server/src/signing/development-signing-key.js';
+import { createTestDatabase, describeEachEngine } from '../../packages/server/test/support/engines.js';
 import { clientHeaders } from '../../packages/server/test/support/expo-client.js';
 import { fileOf, publishRelease } from '../../packages/server/test/support/publisher.js';
 import type { TestServer } from '../../packages/server/test/support/test-server.js';
@@ -47,10 +49,11 @@ const serverEnv = (extra: Record<string, string>) => {
   return { ...env, ...extra };
 };
 
-async function startBundle(env: Record<string, string>, port?: number) {
-  port ??= await freePort();
-  const server = start(process.execPath, [bin], {
-    cwd: bundle,
+async function startBundle(env: Record<string, string>, options: { folder?: string; port?: number } = {}) {
+  const folder = options.folder ?? bundle;
+  const port = options.port ?? (await freePort());
+  const server = start(process.execPath, [path.join(folder, path.relative(bundle, bin))], {
+    cwd: folder,
     env: serverEnv({ HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }),
   });
   const url = `http://127.0.0.1:${port}`;
@@ -143,7 +146,7 @@ describe('scripts/build-server-bundle.sh', () => {
     expect(await first.server.exited).toBe(0);
 
     // Restarted as a deployment restarts: same PUBLIC_URL, so its stored signatures are current.
-    const { url, server } = await startBundle(production(), port);
+    const { url, server } = await startBundle(production(), { port });
     const lines = server
       .output()
       .split('\n')
@@ -167,4 +170,81 @@ describe('scripts/build-server-bundle.sh', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
+});
+
+/**
+ * better-sqlite3 is an optional dependency of @ferry/server: a PostgreSQL deployment installs the
+ * same packed packages with `npm install --omit=optional` and carries no SQLite at all. Installed
+ * once for both engines (the tarballs build-server-bundle.sh packed).
+ */
+const lean = path.join(work, 'lean');
+let leanInstall: Promise<unknown> | undefined;
+const installLean = () => {
+  leanInstall ??= (async () => {
+    fs.mkdirSync(lean);
+    fs.cpSync(path.join(bundle, 'packages'), path.join(lean, 'packages'), { recursive: true });
+    fs.copyFileSync(path.join(bundle, 'package.json'), path.join(lean, 'package.json'));
+    await runOk('npm', ['install', '--omit=dev', '--omit=optional', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: lean,
+      env: cleanEnv(),
+    });
+  })();
+  return leanInstall;
+};
+
+describeEachEngine('@ferry/server installed with --omit=optional', (engine) => {
+  beforeAll(installLean, SLOW_HANG_GUARD_MS);
+
+  it('holds no better-sqlite3 (the default install has it)', async () => {
+    expect(installedPackages(lean).map((found) => found.name)).not.toContain('better-sqlite3');
+    expect(installedPackages(bundle).map((found) => found.name)).toContain('better-sqlite3');
+  });
+
+  if (engine === 'postgres') {
+    it('starts on PostgreSQL, serves, and exits 0 on SIGTERM', async () => {
+      const database = await createTestDatabase('postgres');
+      try {
+        const { url, server } = await startBundle(
+          { DATABASE_URL: database.location, DATABASE_POOL_SIZE: '2', DATA_DIR: path.join(work, 'lean-data') },
+          { folder: lean },
+        );
+        const ready = await fetch(`${url}/readyz`);
+        expect(ready.status).toBe(200);
+        await ready.arrayBuffer();
+        const baseline = await fetch(
+          `${url}/api/updates/baseline-fingerprint?channel=production&platform=ios&runtimeVersion=1.0.0(1)`,
+        );
+        expect(baseline.status).toBe(404);
+        await baseline.arrayBuffer();
+        server.child.kill('SIGTERM');
+        expect(await server.exited).toBe(0);
+      } finally {
+        await database.drop();
+      }
+    });
+  } else {
+    it('configured for SQLite, stops at start-up saying what is missing and what to do', async () => {
+      const port = await freePort();
+      const server = start(process.execPath, [path.join(lean, path.relative(bundle, bin))], {
+        cwd: lean,
+        env: serverEnv({ HOST: '127.0.0.1', PORT: String(port), DATA_DIR: path.join(work, 'lean-sqlite-data') }),
+      });
+      // Readiness or the exit, whichever comes first: a server that started anyway fails at once.
+      const ready = await waitUntilReady(`http://127.0.0.1:${port}/readyz`, server.exited, server.output).then(
+        () => true,
+        () => false,
+      );
+      if (ready) await server.stop();
+      expect(ready, 'it started on SQLite without better-sqlite3').toBe(false);
+      expect(await server.exited).toBe(1);
+      const output = server.output();
+      expect(output).toContain('ferry: cannot start: SQLite is configured (DATABASE_URL is unset)');
+      expect(output).toContain('better-sqlite3');
+      expect(output).toContain(
+        'Set DATABASE_URL to a PostgreSQL database, or install it: npm install better-sqlite3@^13',
+      );
+      // A message, not a module-resolution stack.
+      expect(output).not.toMatch(/MODULE_NOT_FOUND|Require stack|\n\s+at /);
+    });
+  }
 });

@@ -7,7 +7,8 @@
  *    else from their usual registry.
  * 2. In a temporary folder outside this checkout: a new Expo app from the official template of the
  *    SDK the example app uses (`npm pack expo-template-default@<major>`), installed, committed.
- * 3. The team's additions: `@ferry/expo` + expo-updates and `@ferry/cli` from the registry, the policy
+ * 3. The team's additions: `@ferry/expo` + expo-updates (and, for the certificate funnel it mounts,
+ *    `@ferry/certificate-flow` and react-i18next) and `@ferry/cli` from the registry, the policy
  *    hook and banner in the root layout, `app.config.js` with `@ferry/expo/config`, the release
  *    control file, fingerprint.config.js and the server's code-signing certificate; committed.
  * 4. In another folder: `npm install @ferry/server`, `npx ferry-server` on SQLite (its own DATA_DIR,
@@ -343,13 +344,22 @@ async function main(): Promise<void> {
     });
 
     await phase(
-      'install @ferry/expo, expo-updates and @ferry/cli (the @ferry scope from the local registry)',
+      'install @ferry/expo, expo-updates, the funnel peers and @ferry/cli (the @ferry scope from the local registry)',
       async () => {
         writeScopeNpmrc(app, registryUrl);
         const bundled = readJson<Record<string, string>>(path.join(app, 'node_modules/expo/bundledNativeModules.json'));
         const updatesRange = bundled['expo-updates'];
         check(updatesRange, 'expo names the expo-updates version of its SDK');
-        await npm(app, 'install', '@ferry/expo', `expo-updates@${updatesRange}`);
+        // The app mounts the certificate funnel too, so it installs the funnel's packages, optional
+        // peers of @ferry/expo that an OTA-only app leaves out (docs/app-sdk.md, "Installing").
+        await npm(
+          app,
+          'install',
+          '@ferry/expo',
+          `expo-updates@${updatesRange}`,
+          '@ferry/certificate-flow',
+          'react-i18next@^18.0.2',
+        );
         await npm(app, 'install', '--save-dev', '@ferry/cli');
       },
     );

@@ -8,6 +8,9 @@
  *   dev-token` without @ferry/dev-tools (not a dependency) says what to install.
  * - `@ferry/certificate-flow` and `@ferry/contracts` load on plain Node (built JavaScript, no
  *   TypeScript sources behind their exports).
+ * - `@ferry/expo` for an OTA-only app brings none of the certificate funnel (`@ferry/certificate-flow`,
+ *   i18next, react-i18next: optional peers), and its root entry reaches none of them; an app that
+ *   mounts the funnel installs the peers and `@ferry/expo/certificates` resolves.
  *
  * Slow (a registry, a publish of every package, two installs): every wait is on a process's end; the
  * only limits are the hang guards of test/support/hang-guard.cjs (the hooks that install get the slow
@@ -29,6 +32,7 @@ import {
   scopedProject,
 } from '../e2e/support/sandbox.js';
 import { SLOW_HANG_GUARD_MS } from '../support/hang-guard.cjs';
+import { bareImportsOf } from '../support/module-graph.js';
 
 const FORBIDDEN = ['fastify', 'pg', 'better-sqlite3', 'typescript', 'tsx', 'esbuild'];
 const isForbidden = (name: string) => FORBIDDEN.includes(name) || name.startsWith('@aws-sdk/');
@@ -153,5 +157,89 @@ describe('@ferry/certificate-flow and @ferry/contracts on plain Node', () => {
     expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
     expect(result.code, result.stderr).toBe(0);
     for (const specifier of specifiers) expect(result.stdout).toContain(`${specifier}: `);
+  });
+});
+
+describe('@ferry/expo installed for an OTA-only app', () => {
+  let app = '';
+  let expo = '';
+  /** The funnel's packages: optional peers of @ferry/expo, installed only by an app that mounts it. */
+  const FUNNEL = ['@ferry/certificate-flow', 'react-i18next', 'i18next'];
+  interface Manifest {
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  }
+  const manifest = () => JSON.parse(fs.readFileSync(path.join(expo, 'package.json'), 'utf8')) as Manifest;
+  /**
+   * The specifiers that do not resolve from @ferry/expo's folder, asked of a plain Node (this
+   * process resolves with the checkout's `@ferry/source` condition, which the tarballs do not serve).
+   */
+  const unresolved = async (specifiers: string[]): Promise<string[]> => {
+    const script = `
+      const { createRequire } = require('node:module');
+      const resolve = createRequire(process.argv[1]).resolve;
+      const missing = JSON.parse(process.argv[2]).filter((specifier) => {
+        try { resolve(specifier); return false; } catch { return true; }
+      });
+      console.log(JSON.stringify(missing));`;
+    const result = await run(
+      'node',
+      ['-e', script, path.join(expo, 'package.json'), JSON.stringify([...new Set(specifiers)])],
+      { cwd: app, env: cleanEnv() },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout) as string[];
+  };
+  const names = () => new Set(installedPackages(app).map((found) => found.name));
+
+  beforeAll(async () => {
+    app = path.join(tempDir('ferry-expo-install-'), 'app');
+    scopedProject(app, registry!.url);
+    // --legacy-peer-deps: what @ferry/expo itself brings, without the React Native tree its
+    // required peers (react, react-native) would pull in; every app has those already.
+    await npmInstall(app, ['--legacy-peer-deps', '@ferry/expo']);
+    expo = path.join(app, 'node_modules', '@ferry', 'expo');
+  }, SLOW_HANG_GUARD_MS);
+
+  it('brings none of the certificate funnel: npm ls finds no i18next', async () => {
+    const installed = names();
+    expect(installed.has('@ferry/expo')).toBe(true);
+    expect(FUNNEL.filter((name) => installed.has(name))).toEqual([]);
+    const listed = await run('npm', ['ls', 'i18next', '--all', '--json'], { cwd: app, env: cleanEnv() });
+    expect(JSON.parse(listed.stdout).dependencies ?? {}).toEqual({});
+    // The funnel's packages are peers the package marks optional, so npm never adds them itself.
+    const { dependencies = {}, peerDependencies = {}, peerDependenciesMeta = {} } = manifest();
+    for (const name of ['@ferry/certificate-flow', 'react-i18next']) {
+      expect(dependencies[name], name).toBeUndefined();
+      expect(peerDependencies[name], name).toBeDefined();
+      expect(peerDependenciesMeta[name]?.optional, name).toBe(true);
+    }
+  });
+
+  it("its root entry reaches only its dependencies and the app's own React Native packages", async () => {
+    const { dependencies = {}, peerDependencies = {} } = manifest();
+    const reached = bareImportsOf(expo, 'dist/index.js');
+    expect(reached.length).toBeGreaterThan(0);
+    expect([...new Set(reached.map((found) => found.packageName))].filter((name) => FUNNEL.includes(name))).toEqual([]);
+    const own = reached.filter((found) => found.packageName in dependencies);
+    const theApps = reached.filter((found) => !(found.packageName in dependencies));
+    // Installed with it, under a subpath its package exports.
+    expect(await unresolved(own.map((found) => found.specifier))).toEqual([]);
+    // react, react-native, expo-updates: the app's own, declared as peers.
+    expect(theApps.filter((found) => peerDependencies[found.packageName] === undefined)).toEqual([]);
+  });
+
+  it('an app that mounts the funnel installs the peers, and @ferry/expo/certificates resolves', async () => {
+    const funnel = bareImportsOf(expo, 'dist/certificates/index.js');
+    const packages = new Set(funnel.map((found) => found.packageName));
+    expect(packages.has('@ferry/certificate-flow')).toBe(true);
+    expect(packages.has('react-i18next')).toBe(true);
+    const { dependencies = {}, peerDependencies = {} } = manifest();
+    expect([...packages].filter((name) => !(name in dependencies) && !(name in peerDependencies))).toEqual([]);
+    await npmInstall(app, ['--legacy-peer-deps', '@ferry/certificate-flow', 'react-i18next']);
+    const needed = funnel.filter((found) => found.packageName !== 'react' && found.packageName !== 'react-native');
+    expect(await unresolved(needed.map((found) => found.specifier))).toEqual([]);
+    expect(names().has('i18next')).toBe(true);
   });
 });

@@ -175,6 +175,79 @@ const appManifest = JSON.parse(fs.readFileSync(path.join(appDir, 'package.json')
 };
 const EXACT_VERSION = /^\d+\.\d+\.\d+(-[\w.]+)?$/;
 
+/** Every `run:` script of a workflow, continuations joined. */
+const workflowRuns = (file: string): string[] =>
+  Object.values(workflow(file).jobs).flatMap((job) =>
+    (job.steps ?? []).flatMap((step) => (step.run ? [step.run.replace(/\\\n/g, ' ')] : [])),
+  );
+
+/** bin name → the package that provides it, from the app's lockfile (npx runs these and nothing else). */
+const lockedBins = (() => {
+  const lock = JSON.parse(fs.readFileSync(path.join(appDir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { bin?: Record<string, string> | string }>;
+  };
+  const bins = new Map<string, string>();
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    const name = key.replace(/^.*node_modules\//, '');
+    if (!/^node_modules\/(@[^/]+\/)?[^/]+$/.test(key) || !entry.bin) continue;
+    for (const bin of typeof entry.bin === 'string' ? [name.split('/').pop()!] : Object.keys(entry.bin)) {
+      bins.set(bin, name);
+    }
+  }
+  return bins;
+})();
+
+/**
+ * Why `npx` in these scripts might download something at run time: a package named with a version
+ * (`npx eas-cli@16`), `--yes`/`-y`, a package chosen with `-p`/`--package`, or a bin that no
+ * dependency of the app provides, or one whose package the app does not pin to an exact version.
+ * With all of that excluded, `npm ci` decides every byte a workflow runs.
+ */
+function npxProblems(file: string, runs: string[]): string[] {
+  const problems: string[] = [];
+  const pinned = { ...appManifest.dependencies, ...appManifest.devDependencies };
+  for (const run of runs) {
+    for (const line of run.split('\n')) {
+      for (const segment of line.split(/&&|\|\||;|\|/)) {
+        const tokens = words(segment.trim());
+        const at = tokens.findIndex(
+          (token, index) => token === 'npx' || (token === 'exec' && tokens[index - 1] === 'npm'),
+        );
+        if (at === -1) continue;
+        const command = tokens.slice(at - (tokens[at] === 'exec' ? 1 : 0)).join(' ');
+        const args = tokens.slice(at + 1);
+        const options = args.slice(
+          0,
+          Math.max(
+            0,
+            args.findIndex((token) => !token.startsWith('-')),
+          ),
+        );
+        const bin = args.find((token) => !token.startsWith('-'));
+        if (options.some((option) => option === '--yes' || option === '-y')) {
+          problems.push(`${file}: \`${command}\` says --yes: npx may download what is not installed`);
+        }
+        if (options.some((option) => /^(-p|--package)(=|$)/.test(option))) {
+          problems.push(`${file}: \`${command}\` chooses a package with -p/--package: it is downloaded at run time`);
+          continue;
+        }
+        if (bin === undefined) continue;
+        if (/^(@[^/]+\/)?[^@/]+@/.test(bin)) {
+          problems.push(`${file}: \`${command}\` names a package version: it is downloaded at run time`);
+          continue;
+        }
+        const provider = lockedBins.get(bin);
+        if (!provider || !(provider in pinned)) {
+          problems.push(`${file}: no dependency of the app provides the bin ${bin} (\`${command}\`)`);
+        } else if (!EXACT_VERSION.test(pinned[provider]!)) {
+          problems.push(`${file}: ${provider} (the bin ${bin}) is not pinned to an exact version in package.json`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
 describe('what the templates depend on', () => {
   it.each(files)('%s pins every third-party action to a full commit SHA with its version in a comment', (file) => {
     const source = read(file);
@@ -228,9 +301,29 @@ describe('what the templates depend on', () => {
     expect(read(file)).not.toMatch(/npx (-y|--yes) (@ferry\/cli|ferry)\b(?!@)/);
   });
 
+  it.each(files)('%s runs every npx command from a dependency the app pins: no download at run time', (file) => {
+    expect(npxProblems(file, workflowRuns(file))).toEqual([]);
+  });
+
+  it('the npx check itself catches a versioned package, --yes, -p and an unpinned or missing package', () => {
+    const problems = (run: string) => npxProblems('x.yml', [run]);
+    expect(problems('npx --yes eas-cli@16 build --platform ios')).toHaveLength(2);
+    expect(problems('npx eas-cli@16 build')).toEqual([
+      'x.yml: `npx eas-cli@16 build` names a package version: it is downloaded at run time',
+    ]);
+    expect(problems('npx -p eas-cli eas build')[0]).toMatch(/-p/);
+    expect(problems('npm exec --package=eas-cli -- eas build')[0]).toMatch(/--package/);
+    expect(problems('npx surely-not-a-dependency')[0]).toMatch(/no dependency of the app provides the bin surely-not/);
+    expect(problems('npx --no-install eas build --wait')).toEqual([]);
+    expect(problems('npx ferry gate --base main && npx --no-install eas whoami')).toEqual([]);
+  });
+
   it('the example app installs Ferry by version from a registry, never from this repository', () => {
     expect(appManifest.dependencies['@ferry/expo']).toMatch(EXACT_VERSION);
     expect(appManifest.devDependencies['@ferry/cli']).toMatch(EXACT_VERSION);
+    // The certificate funnel's packages: optional peers of @ferry/expo, listed by the app that mounts it.
+    expect(appManifest.dependencies['@ferry/certificate-flow']).toMatch(EXACT_VERSION);
+    expect(appManifest.dependencies['react-i18next']).toBeDefined();
     const specs = Object.values({ ...appManifest.dependencies, ...appManifest.devDependencies });
     expect(specs.filter((spec) => /^(file|link|portal|workspace):|^\.{0,2}\//.test(spec))).toEqual([]);
     // The lockfile records @ferry packages by version only: no local registry address, no tarball.
@@ -241,7 +334,11 @@ describe('what the templates depend on', () => {
       /(^|\/)node_modules\/@ferry\/[^/]+$/.test(key),
     );
     expect(ferryEntries.map(([key]) => key)).toEqual(
-      expect.arrayContaining(['node_modules/@ferry/expo', 'node_modules/@ferry/cli']),
+      expect.arrayContaining([
+        'node_modules/@ferry/expo',
+        'node_modules/@ferry/cli',
+        'node_modules/@ferry/certificate-flow',
+      ]),
     );
     for (const [key, entry] of ferryEntries)
       expect({ key, resolved: entry.resolved, integrity: entry.integrity }).toEqual({ key });

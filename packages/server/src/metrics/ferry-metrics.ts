@@ -2,6 +2,7 @@ import type { Registry } from 'prom-client';
 import type { VendorOperation } from '../vendors/vendor-client.js';
 import { type CounterCell, CounterFamily, type HistogramCell, HistogramFamily } from './cells.js';
 import type { BreakerPhase, DatabaseSource } from './prometheus-registry.js';
+import { OTHER_RUNTIME_VERSION, runtimeVersionLabel } from './runtime-version-label.js';
 
 export type { BreakerPhase, DatabaseSource, PoolCounts } from './prometheus-registry.js';
 
@@ -62,6 +63,8 @@ const channelIndex = (channel: string): number => (channel === 'production' ? 1 
 const bounded = (known: readonly string[], value: string): string => (known.includes(value) ? value : 'other');
 
 type ManifestCell = CounterCell<'outcome' | 'platform' | 'channel'>;
+type NoReleaseLabel = 'platform' | 'channel' | 'runtime_version';
+type NoReleaseCell = CounterCell<NoReleaseLabel>;
 
 export interface FerryMetricsOptions {
   /** Export the metrics of these areas (FERRY_AREAS); their methods count either way. Default: both. */
@@ -83,6 +86,15 @@ export class FerryMetrics {
   private readonly manifestCells: ManifestCell[] = [];
   private readonly manifestDuration: HistogramCell<never>;
   private readonly manifestStale: CounterCell<never>;
+  private readonly noRelease: CounterFamily<NoReleaseLabel>;
+  /**
+   * The no-release cells of each runtime version that has a label of its own, by platform × channel
+   * index, made on first use. Only admitted values are keys, so this stays as small as the metric.
+   */
+  private readonly noReleaseByVersion = new Map<string, Array<NoReleaseCell | undefined>>();
+  /** The `other` cells, by the same index: what a request with an unlabelled value counts into. */
+  private readonly noReleaseOther: Array<NoReleaseCell | undefined> = [];
+  private noReleaseSeries = 0;
   private readonly assetBytes: Array<CounterCell<'encoding'>>;
   private readonly publishes: CounterFamily<'kind'>;
   private readonly guardBlocks: CounterCell<never>;
@@ -143,6 +155,13 @@ export class FerryMetrics {
       [],
       areas.ota,
     ).cell({});
+
+    this.noRelease = counter(
+      'ferry_manifest_no_release_total',
+      'Manifest requests answered "no update" because their track has no release, by platform, channel and runtime version (at most 100 series; the rest count as runtime_version="other").',
+      ['platform', 'channel', 'runtime_version'] as const,
+      areas.ota,
+    );
 
     const assetBytes = counter(
       'ferry_asset_bytes_served_total',
@@ -214,6 +233,35 @@ export class FerryMetrics {
     this.manifestDuration.observe(seconds);
   }
 
+  /**
+   * One manifest answer for a track without any release (the 204 that leaves "my update never
+   * arrives" unexplained). Runtime versions are labelled by runtimeVersionLabel; a label already
+   * made is a map lookup and an index, so a fleet on a new, unpublished build costs little.
+   */
+  manifestNoRelease(platform: string, channel: string, runtimeVersion: string): void {
+    const index = platformIndex(platform) * 3 + channelIndex(channel);
+    const cell = this.noReleaseByVersion.get(runtimeVersion)?.[index] ?? this.noReleaseCell(runtimeVersion, index);
+    cell.value++;
+  }
+
+  private noReleaseCell(runtimeVersion: string, index: number): NoReleaseCell {
+    const label = runtimeVersionLabel(runtimeVersion, this.noReleaseSeries);
+    const labels = { platform: PLATFORMS[Math.floor(index / 3)]!, channel: CHANNELS[index % 3]! };
+    if (label === OTHER_RUNTIME_VERSION) {
+      this.noReleaseOther[index] ??= this.noRelease.cell({ ...labels, runtime_version: OTHER_RUNTIME_VERSION });
+      return this.noReleaseOther[index];
+    }
+    const cell = this.noRelease.cell({ ...labels, runtime_version: label });
+    let cells = this.noReleaseByVersion.get(runtimeVersion);
+    if (!cells) {
+      cells = new Array(PLATFORMS.length * CHANNELS.length).fill(undefined);
+      this.noReleaseByVersion.set(runtimeVersion, cells);
+    }
+    cells[index] = cell;
+    this.noReleaseSeries++;
+    return cell;
+  }
+
   /** One manifest answer from a cached track whose reload failed (MANIFEST_STALE_IF_ERROR_SECONDS). */
   manifestServedStale(): void {
     this.manifestStale.value++;
@@ -222,6 +270,7 @@ export class FerryMetrics {
   /** Back to no manifest answers: what an instance's start-up warm-up counted was no device's (manifest-warm-up.ts). */
   forgetManifestAnswers(): void {
     for (const cell of this.manifestCells) cell.value = 0;
+    for (const cell of this.noRelease.cells()) cell.value = 0;
     this.manifestDuration.reset();
   }
 

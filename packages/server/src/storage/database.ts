@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Sqlite from 'better-sqlite3';
+import type Sqlite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
@@ -40,6 +40,26 @@ const requireDriver = createRequire(import.meta.url);
  * it at start-up (pg is CommonJS, so a synchronous require keeps openDatabase synchronous).
  */
 export const loadPg = (): typeof pg => requireDriver('pg') as typeof pg;
+
+/**
+ * The SQLite driver, loaded when SQLite is configured. better-sqlite3 is an optional dependency of
+ * @ferry/server: a default install has it (`npm start` and `npx ferry-server` run on SQLite with no
+ * configuration), and a PostgreSQL deployment may leave it out (`npm install --omit=optional`).
+ * Missing, start-up stops with what to do instead of a module-resolution stack.
+ */
+export function loadSqlite(): typeof Sqlite {
+  try {
+    return requireDriver('better-sqlite3') as typeof Sqlite;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'MODULE_NOT_FOUND' || !String((error as Error).message).includes("'better-sqlite3'")) throw error;
+    throw new Error(
+      'SQLite is configured (DATABASE_URL is unset), but better-sqlite3, the optional dependency @ferry/server ' +
+        'runs SQLite with, is not installed (an install with --omit=optional leaves it out). ' +
+        'Set DATABASE_URL to a PostgreSQL database, or install it: npm install better-sqlite3@^13',
+    );
+  }
+}
 
 // BIGINT (epoch ms) and COUNT come back as strings by default; every value we store fits a double.
 const pgTypes = (driver: typeof pg) => ({
@@ -127,8 +147,9 @@ export function openDatabase(target: Config['database']): Database {
       },
     };
   }
+  const Driver = loadSqlite();
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
-  const sqlite = new Sqlite(target.file);
+  const sqlite = new Driver(target.file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -63,6 +63,37 @@ describe('FerryMetrics', () => {
     ).toBe(1);
   });
 
+  it('counts answers for tracks without a release per runtime version, in bounded series', async () => {
+    const metrics = new FerryMetrics({ processMetrics: false });
+    const families = await exposition(metrics);
+    // Series appear as runtime versions do: none are known in advance.
+    expect(families.families.get('ferry_manifest_no_release_total')?.type).toBe('COUNTER');
+    expect(families.samples.get('ferry_manifest_no_release_total') ?? []).toEqual([]);
+    metrics.manifestNoRelease('ios', 'production', '1.0.0(2)');
+    metrics.manifestNoRelease('ios', 'production', '1.0.0(2)');
+    metrics.manifestNoRelease('android', 'development', '1.0.0(2)');
+    metrics.manifestNoRelease('web', 'staging', '1.0.0(2)');
+    metrics.manifestNoRelease('ios', 'production', 'a b');
+    for (let i = 0; i < 500; i++) metrics.manifestNoRelease('ios', 'production', `2.0.${i}`);
+    const after = await exposition(metrics);
+    const count = (labels: Record<string, string>) => sampleSum(after, 'ferry_manifest_no_release_total', labels);
+    expect(count({ runtime_version: '1.0.0(2)', platform: 'ios', channel: 'production' })).toBe(2);
+    expect(count({ runtime_version: '1.0.0(2)', platform: 'android', channel: 'development' })).toBe(1);
+    expect(count({ runtime_version: '1.0.0(2)', platform: 'other', channel: 'other' })).toBe(1);
+    expect(count({})).toBe(505);
+    const series = after.samples.get('ferry_manifest_no_release_total')!;
+    expect(series.filter((sample) => sample.labels.runtime_version !== 'other')).toHaveLength(100);
+    // 3 series of 1.0.0(2), 97 of 2.0.x, and the rest, 'a b' included, in other.
+    expect(count({ runtime_version: 'other' })).toBe(1 + 500 - 97);
+  });
+
+  it('forgets the warm-up: no-release answers go back to zero with the other manifest answers', async () => {
+    const metrics = new FerryMetrics({ processMetrics: false });
+    metrics.manifestNoRelease('ios', 'production', '1.0.0(2)');
+    metrics.forgetManifestAnswers();
+    expect(sampleSum(await exposition(metrics), 'ferry_manifest_no_release_total', {})).toBe(0);
+  });
+
   it('counts an outcome outside the type as error rather than throwing on the hot path', async () => {
     const metrics = new FerryMetrics({ processMetrics: false });
     metrics.manifestAnswered('exploded' as 'error', 'ios', 'production', 0.001);

@@ -70,6 +70,7 @@ async function exported() {
   });
   // As with REDIS_URL: the breaker's gauge is exported only then.
   metrics.observeRateLimitBreaker(() => 'closed');
+  metrics.manifestNoRelease('ios', 'production', '1.0.0(2)');
   metrics.certificateFlow('resident-certificate', 'VENDOR_A', 'issued');
   metrics.vendorRequest('VENDOR_A', 'token', 0.1);
   return parseExposition((await metrics.exposition()).text);

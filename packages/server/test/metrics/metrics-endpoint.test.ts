@@ -53,6 +53,7 @@ async function refusal(response: Response): Promise<{ status: number; code: stri
 const FERRY_METRICS = [
   'ferry_manifest_requests_total',
   'ferry_manifest_duration_seconds',
+  'ferry_manifest_no_release_total',
   'ferry_asset_bytes_served_total',
   'ferry_releases_published_total',
   'ferry_guard_blocked_total',

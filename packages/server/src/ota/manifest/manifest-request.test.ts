@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { MANIFEST_NAMESPACES, manifestHeaders } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
-import { namespaceOf, negotiateManifestFormat, parseManifestRequest } from './manifest-request.js';
+import { namespaceOf, negotiateManifestFormat, parseManifestRequest, refusalNamespaceOf } from './manifest-request.js';
 import { RememberedRequest } from './remembered-request.js';
 
 /** How often an accept header was negotiated (not answered from the memo). */
@@ -65,6 +65,67 @@ describe('namespaceOf', () => {
     [{ 'expo-runtime-version': '1', 'expo-channel-name': 'production', 'ota-platform': 'ios' }, 'expo'],
   ])('%j → %s', (headers, ns) => {
     expect(namespaceOf(headers)).toBe(ns);
+  });
+});
+
+describe('refusalNamespaceOf: a refusal names the headers of the namespace the client speaks', () => {
+  it.each([
+    [{}, 'ota', 'ota'],
+    [{ 'ota-platform': 'web' }, 'ota', 'ota'],
+    [{ 'expo-platform': 'web' }, 'expo', 'expo'],
+    // Any expo-… manifest header marks an expo-updates client, even where ota-… ones outnumber it.
+    [{ 'expo-protocol-version': '1' }, 'ota', 'expo'],
+    [{ 'expo-current-update-id': 'x' }, 'ota', 'expo'],
+    [{ 'expo-embedded-update-id': 'x' }, 'ota', 'expo'],
+    [{ 'expo-runtime-version': '1', 'ota-platform': 'ios' }, 'ota', 'expo'],
+    [{ 'expo-channel-name': 'production', 'ota-platform': 'ios', 'ota-runtime-version': '1' }, 'ota', 'expo'],
+    // Headers that are not manifest headers say nothing about the client.
+    [{ 'eas-client-id': 'x', 'expo-recent-failed-update-ids': '"a"', 'ota-platform': 'ios' }, 'ota', 'ota'],
+  ] as const)('%j read as %s → %s', (headers, read, ns) => {
+    expect(refusalNamespaceOf(headers, read)).toBe(ns);
+  });
+
+  it.each([
+    [
+      'an expo client that sent only its protocol version',
+      { 'expo-protocol-version': '1' },
+      ['headers.expo-platform', 'headers.expo-runtime-version', 'headers.expo-channel-name'],
+    ],
+    [
+      'an expo client whose channel header came from the spec',
+      { 'expo-runtime-version': '1.0.0', 'ota-channel-name': 'production' },
+      ['headers.expo-platform', 'headers.expo-channel-name'],
+    ],
+    [
+      'an expo client outnumbered by ota headers',
+      { 'expo-current-update-id': 'latest', 'ota-platform': 'ios', 'ota-runtime-version': '1' },
+      [
+        'headers.expo-platform',
+        'headers.expo-runtime-version',
+        'headers.expo-channel-name',
+        'headers.expo-current-update-id',
+      ],
+    ],
+    ['the spec client', { 'ota-platform': 'ios' }, ['headers.ota-runtime-version', 'headers.ota-channel-name']],
+  ])('%s is refused in its own names', (_, headers, paths) => {
+    const parsed = parseManifestRequest(headers);
+    if (parsed.ok) throw new Error('expected a refusal');
+    const ns = paths[0]!.slice('headers.'.length).split('-')[0];
+    expect(parsed.ns).toBe(ns);
+    expect((parsed.details.fields as Array<{ path: string }>).map((f) => f.path)).toEqual(paths);
+    expect(parsed.message).toBe(
+      `The manifest request needs valid ${ns}-platform, ${ns}-runtime-version and ${ns}-channel-name headers; see details.fields.`,
+    );
+  });
+
+  it('a valid spec request with a stray expo header is still served in ota', () => {
+    const parsed = parseManifestRequest({
+      'expo-platform': 'android',
+      'ota-platform': 'ios',
+      'ota-runtime-version': '1',
+      'ota-channel-name': 'production',
+    });
+    expect(parsed).toMatchObject({ ok: true, ns: 'ota', request: { platform: 'ios' } });
   });
 });
 

@@ -123,8 +123,9 @@ const joined = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value.join(', ') : value;
 
 /**
- * The namespace the request speaks: the one most of its manifest headers use. A real expo-updates
- * client sends `expo-…`; the spec's client sends `ota-…`; with neither, errors name `ota-…`.
+ * The namespace a request is read in: the one most of its track headers use. A real expo-updates
+ * client sends `expo-…`; the spec's client sends `ota-…`. A refusal may name the other one
+ * (refusalNamespaceOf); with neither, it names `ota-…`.
  */
 export function namespaceOf(headers: RequestHeaders): ManifestNamespace {
   // Names written out, as in RAW_REQUEST below: each read is then a load of one known property.
@@ -140,6 +141,29 @@ export function namespaceOf(headers: RequestHeaders): ManifestNamespace {
 }
 
 const HEADERS = { ota: manifestHeaders('ota'), expo: manifestHeaders('expo') } as const;
+
+/** Whether the request carries any `expo-…` manifest header; the names are written out, as below. */
+function sentExpoHeader(headers: RequestHeaders): boolean {
+  return (
+    headers['expo-protocol-version'] !== undefined ||
+    headers['expo-platform'] !== undefined ||
+    headers['expo-runtime-version'] !== undefined ||
+    headers['expo-channel-name'] !== undefined ||
+    headers['expo-current-update-id'] !== undefined ||
+    headers['expo-embedded-update-id'] !== undefined
+  );
+}
+
+/**
+ * The namespace a refused request is answered in, given the one it was read in: the client's own.
+ * expo-updates always sends `expo-…` headers and the spec's client only `ota-…` ones, so any
+ * `expo-…` manifest header marks an expo-updates client, even when it sent as many `ota-…` ones
+ * (say, a channel header copied from the spec): telling it to send `ota-platform` would send its
+ * team the wrong way. Only a request with no `expo-…` header at all is told the spec's names.
+ */
+export function refusalNamespaceOf(headers: RequestHeaders, read: ManifestNamespace): ManifestNamespace {
+  return read === 'expo' || sentExpoHeader(headers) ? 'expo' : 'ota';
+}
 
 /**
  * The request's manifest headers in one namespace. The names are written out (a test checks them
@@ -275,7 +299,12 @@ const rawLength = (raw: RawRequest): number =>
 
 const parsedRequests = new RequestMemo(REQUEST_MEMO_SIZE);
 
-/** Reads and validates the manifest request headers of either namespace. */
+/**
+ * Reads and validates the manifest request headers of either namespace. A refusal names the
+ * headers of the client's own namespace (refusalNamespaceOf): a request read as `ota-…` that also
+ * carries `expo-…` headers is refused in `expo-…` names. That case is judged after the memo, which
+ * is keyed by one namespace's values only, and costs nothing on a valid request.
+ */
 export function parseManifestRequest(headers: RequestHeaders): ParsedManifestRequest {
   const ns = namespaceOf(headers);
   const raw = RAW_REQUEST[ns](headers);
@@ -284,6 +313,7 @@ export function parseManifestRequest(headers: RequestHeaders): ParsedManifestReq
     parsed = validate(ns, raw);
     if (rawLength(raw) <= REQUEST_MEMO_MAX_CHARS) parsedRequests.set(ns, raw, parsed);
   }
+  if (!parsed.ok && refusalNamespaceOf(headers, ns) !== ns) return validate('expo', RAW_REQUEST.expo(headers));
   return parsed;
 }
 

@@ -13,7 +13,7 @@ import type { AssetUrls } from '../assets/asset-urls.js';
 import type { ReleaseStore, StoredEntry, StoredTimeline } from '../release-store.js';
 import { chooseEntry, choosesByClient } from '../rollout/track-timeline.js';
 import { ManifestCache, type ManifestCacheOptions, type ServedEntry, type TrackEntry } from './manifest-cache.js';
-import type { ManifestOutcome } from './manifest-outcome.js';
+import { type ManifestOutcome, NO_RELEASE, OUTSIDE_ROLLOUT } from './manifest-outcome.js';
 import type { ValidManifestRequest } from './manifest-request.js';
 import { signedManifestOf } from './manifest-response.js';
 import type { WarmedTrack } from './manifest-warm-up.js';
@@ -50,7 +50,6 @@ export function decideManifest(
   return sameId(currentUpdateId, entry.id) ? 'up-to-date' : 'update';
 }
 
-const NO_RELEASE: ManifestOutcome = { kind: 'no-update', reason: 'no-release' };
 const EMPTY_TRACK: TrackEntry = { head: undefined, rollout: undefined, fallback: undefined };
 
 const perNamespace = <T>(make: (ns: ManifestNamespace) => T): Record<ManifestNamespace, T> =>
@@ -152,7 +151,8 @@ export class ManifestService {
     const chosen = chooseEntry(entry, clientId);
     switch (decideManifest(chosen, request.currentUpdateId, request.embeddedUpdateId)) {
       case 'no-release':
-        return NO_RELEASE;
+        // Nothing for this device: the track has no entry, or only a rollout it is outside of.
+        return entry.head === undefined ? NO_RELEASE : OUTSIDE_ROLLOUT;
       case 'up-to-date':
         return this.upToDate[ns];
       default:

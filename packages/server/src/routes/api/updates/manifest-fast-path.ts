@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastPath } from '../../../http/fast-paths.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
-import type { ManifestOutcome } from '../../../ota/manifest/manifest-outcome.js';
+import { type ManifestOutcome, NO_RELEASE } from '../../../ota/manifest/manifest-outcome.js';
 import {
   clientIdOf,
   type ManifestFormat,
@@ -88,5 +88,8 @@ function send(
     parsed.channel,
     (performance.now() - started) / 1000,
   );
+  // One comparison for every other answer. No debug line here: at debug level the route answers.
+  if (outcome === NO_RELEASE)
+    options.metrics?.manifestNoRelease(parsed.platform, parsed.channel, parsed.request.runtimeVersion);
   return true;
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DomainError } from '../../../errors/domain-error.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { manifestAnswer, PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
-import { outcomeLabel } from '../../../ota/manifest/manifest-outcome.js';
+import { NO_RELEASE, outcomeLabel } from '../../../ota/manifest/manifest-outcome.js';
 import {
   clientIdOf,
   type ManifestFormat,
@@ -95,8 +95,16 @@ export function manifestRoute(
       options.reports?.observe(request.headers, parsed.runningUpdateId);
       const clientId = clientIdOf(request.headers);
       const cached = options.service.resolveCached(parsed, clientId);
-      const { platform, channel } = parsed.request;
+      const { platform, channel, runtimeVersion } = parsed.request;
       const answer = (outcome: ManifestOutcome) => {
+        if (outcome === NO_RELEASE) {
+          // "My update never arrives": the track the device asks for has nothing published.
+          options.metrics?.manifestNoRelease(platform, channel, runtimeVersion);
+          request.log.debug(
+            { channel, platform, runtimeVersion },
+            'manifest: no release on this track (channel, platform and runtime version as the device sent them); answered no update',
+          );
+        }
         // A directive the accept header cannot carry is refused (406) by sendOutcome.
         count(
           reply,

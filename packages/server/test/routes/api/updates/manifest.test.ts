@@ -138,6 +138,27 @@ describeEachEngine('GET /api/updates/manifest', (engine) => {
     expect(fields).toEqual(['headers.ota-platform', 'headers.ota-runtime-version', 'headers.ota-channel-name']);
   });
 
+  it('an expo client is refused in expo- names, even with a channel header copied from the spec', async () => {
+    // expo-updates sends expo-protocol-version and expo-runtime-version itself; the channel header
+    // is the team's own requestHeaders entry, here under the spec's name.
+    const response = await get({
+      'expo-protocol-version': '1',
+      'expo-runtime-version': runtimeVersion,
+      'ota-channel-name': 'production',
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('expo-protocol-version')).toBe('1');
+    const { error } = await response.json();
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.message).toBe(
+      'The manifest request needs valid expo-platform, expo-runtime-version and expo-channel-name headers; see details.fields.',
+    );
+    expect(error.details.fields.map((f: { path: string }) => f.path)).toEqual([
+      'headers.expo-platform',
+      'headers.expo-channel-name',
+    ]);
+  });
+
   it('the same bytes are served to every client of a release (signed once)', async () => {
     const first = Buffer.from(await (await get(valid('expo', runtimeVersion))).arrayBuffer());
     const second = Buffer.from(await (await get(valid('expo', runtimeVersion))).arrayBuffer());
