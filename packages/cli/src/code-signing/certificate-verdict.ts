@@ -39,7 +39,7 @@ const sha256Of = (pem: string): string | undefined => {
 };
 
 /** `sig`, `keyid` and `alg` of an `expo-signature` value; undefined when it does not parse. */
-function signatureParts(header: string): { sig?: string; keyid?: string; alg?: string } | undefined {
+export function signatureParts(header: string): { sig?: string; keyid?: string; alg?: string } | undefined {
   try {
     const dictionary = parseDictionary(header);
     const text = (name: string) => {
