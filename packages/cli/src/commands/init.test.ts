@@ -49,6 +49,7 @@ function snapshot(root: string): Record<string, string> {
 }
 
 /** The app config as Expo evaluates a dynamic config over app.json: the function gets app.json's `expo`. */
+// biome-ignore lint/suspicious/noExplicitAny: the evaluated app config is read field by field.
 function evaluateAppConfig(root: string, appEnv: string): Record<string, any> {
   const require = createRequire(path.join(root, 'package.json'));
   const base = JSON.parse(fs.readFileSync(path.join(root, 'app.json'), 'utf8')).expo;
