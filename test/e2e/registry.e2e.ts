@@ -7,19 +7,25 @@
  *    else from their usual registry.
  * 2. In a temporary folder outside this checkout: a new Expo app from the official template of the
  *    SDK the example app uses (`npm pack expo-template-default@<major>`), installed, committed.
- * 3. The team's additions: `@ferry/expo` + expo-updates (and, for the certificate funnel it mounts,
- *    `@ferry/certificate-flow` and react-i18next) and `@ferry/cli` from the registry, the policy
- *    hook and banner in the root layout, `app.config.js` with `@ferry/expo/config`, the release
- *    control file, fingerprint.config.js and the server's code-signing certificate; committed.
+ * 3. `@ferry/expo` + expo-updates (and, for the certificate funnel it mounts,
+ *    `@ferry/certificate-flow` and react-i18next) and `@ferry/cli` from the registry
+ *    (docs/add-to-an-app.md, step 1).
  * 4. In another folder: `npm install @ferry/server`, `npx ferry-server` on SQLite (its own DATA_DIR,
  *    a free PORT), ready when /readyz answers.
- * 5. `CI=true npx ferry publish --channel production` (a real `expo export` of both platforms); each
- *    platform's manifest is fetched as expo-updates does, its signature verified with the app's
- *    certificate and every asset's SHA-256 checked; the release records the git commit.
+ * 5. docs/add-to-an-app.md as written: `npx ferry init --server … --certificate <the server's>
+ *    --banner` shows a diff and writes nothing, then `--yes` writes (app.config.js, release.config.js,
+ *    fingerprint.config.js, the certificate, .gitignore, the workflows, the banner in the root
+ *    layout); the commit holds certs/certificate.pem; `npx ferry doctor` passes.
+ * 6. `npx expo export --platform ios --platform android`, `CI=true npx ferry publish --channel
+ *    production --dist dist`; each platform's manifest is fetched as expo-updates does, its
+ *    signature verified with the app's certificate and every asset's SHA-256 checked; the release
+ *    records the git commit; `npx ferry doctor --dist dist` verifies both updates' signatures.
  * 6. `npx ferry gate` passes (same fingerprint as the production baseline).
  * 7. A second publish of the same export (`--dist`) sends 0 asset bytes.
  * 8. `npx ferry releases` without a track lists every release with the commit subject as its
  *    message; `npx ferry audit` prints the release.created events as NDJSON, and `--table` a table.
+ * 9. A certificate swap (another `ferry keys generate` certificate committed in its place): `ferry
+ *    publish` refuses it naming the file, and `ferry gate` blocks it as a native change.
  *
  * Prints the time of each phase and the installed sizes. FERRY_E2E_KEEP=1 keeps the temporary
  * folders (their path is printed).
@@ -54,9 +60,10 @@ import {
 const PLATFORMS = ['ios', 'android'] as const;
 type Platform = (typeof PLATFORMS)[number];
 const APP_NAME = 'ferry-registry-e2e';
+/** What `ferry init` takes from the template's app.json into release.config.js (no build numbers: 1). */
 const APP_VERSION = '1.0.0';
 const IOS_BUILD_NUMBER = '1';
-const ANDROID_VERSION_CODE = 3;
+const ANDROID_VERSION_CODE = 1;
 const RUNTIME_VERSIONS: Record<Platform, string> = {
   ios: `${APP_VERSION}(${IOS_BUILD_NUMBER})`,
   android: `${APP_VERSION}(${ANDROID_VERSION_CODE})`,
@@ -108,108 +115,17 @@ const countFiles = (dir: string): number =>
     ? fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).length
     : 0;
 
-/** The Ferry files a team adds to an Expo app (examples/expo-app is the model). */
-function wireFerry(app: string, serverUrl: string, certificatePem: string): void {
-  // The release control values (spec, "Release control values"): plain JavaScript, bumped by `ferry bump`.
-  fs.writeFileSync(
-    path.join(app, 'release.config.js'),
-    `// Release control values, set by a person per release (ferry bump rewrites the literals).
-/** Marketing version shown in the stores. */
-const APP_VERSION = '${APP_VERSION}';
-/** Android versionCode: only ever goes up. */
-const ANDROID_VERSION_CODE = ${ANDROID_VERSION_CODE};
-/** iOS build number: only ever goes up. */
-const IOS_BUILD_NUMBER = '${IOS_BUILD_NUMBER}';
-/** true: runtimeVersion \`<APP_VERSION>-pre\`. */
-const IS_PRERELEASE = false;
-
-module.exports = { APP_VERSION, ANDROID_VERSION_CODE, IOS_BUILD_NUMBER, IS_PRERELEASE };
-`,
-  );
-  // Ferry's fingerprint preset (strict, plus the release control file), read by expo-updates and Ferry alike.
-  fs.writeFileSync(
-    path.join(app, 'fingerprint.config.js'),
-    `const { ferryFingerprintConfig } = require('@ferry/expo/fingerprint');
-
-module.exports = ferryFingerprintConfig(__dirname);
-`,
-  );
-  // The app config: app.json stays the base; Ferry's helpers add channel, manifest URL, code signing
-  // and the per-platform runtimeVersion.
-  fs.writeFileSync(
-    path.join(app, 'app.config.js'),
-    `const { appEnvSettings, parseAppEnv, runtimeVersionsFor, updatesConfig } = require('@ferry/expo/config');
-const { ANDROID_VERSION_CODE, APP_VERSION, IOS_BUILD_NUMBER, IS_PRERELEASE } = require('./release.config');
-
-/** API addresses per manifest address of the APP_ENV table (committed: they feed the fingerprint). */
-const API_ADDRESSES = {
-  developmentUrl: ${JSON.stringify(serverUrl)},
-  productionUrl: ${JSON.stringify(serverUrl)},
-};
-/** The code-signing certificate the build embeds (the server's; keyid "main"). */
-const CODE_SIGNING_CERTIFICATE = './certs/certificate.pem';
-
-module.exports = ({ config }) => {
-  const appEnv = parseAppEnv(process.env.APP_ENV);
-  const { channel, updatesEnabled } = appEnvSettings(appEnv);
-  const runtimeVersions = runtimeVersionsFor({
-    appVersion: APP_VERSION,
-    iosBuildNumber: IOS_BUILD_NUMBER,
-    androidVersionCode: ANDROID_VERSION_CODE,
-    isPrerelease: IS_PRERELEASE,
-  });
-  return {
-    ...config,
-    version: APP_VERSION,
-    ios: {
-      ...config.ios,
-      bundleIdentifier: 'com.example.ferryregistrye2e',
-      buildNumber: IOS_BUILD_NUMBER,
-      runtimeVersion: runtimeVersions.ios,
-    },
-    android: {
-      ...config.android,
-      package: 'com.example.ferryregistrye2e',
-      versionCode: ANDROID_VERSION_CODE,
-      runtimeVersion: runtimeVersions.android,
-    },
-    updates: updatesConfig(appEnv, {
-      ...API_ADDRESSES,
-      codeSigningCertificate: updatesEnabled ? CODE_SIGNING_CERTIFICATE : undefined,
-    }),
-    extra: { ...config.extra, appEnv, channel },
-  };
-};
-`,
-  );
-  fs.mkdirSync(path.join(app, 'certs'), { recursive: true });
-  fs.writeFileSync(path.join(app, 'certs', 'certificate.pem'), certificatePem);
-  // The template ignores *.pem; the certificate (public) is part of the app.
-  fs.appendFileSync(
-    path.join(app, '.gitignore'),
-    '\n# Ferry: the code-signing certificate the build embeds\n!certs/certificate.pem\n',
-  );
-
-  // The policy hook and banner in the root layout (docs/app-sdk.md).
-  const layout = path.join(app, 'src', 'app', '_layout.tsx');
+/**
+ * What a team adds besides `ferry init`: the native certificate funnel mounted as docs/app-sdk.md
+ * shows (one component, two props), so the export below bundles @ferry/expo/certificates, its
+ * catalogue and i18n from the installed packages.
+ */
+function addCertificateFunnel(app: string, serverUrl: string): void {
   edit(
-    layout,
+    path.join(app, 'src', 'app', '_layout.tsx'),
     "import { useColorScheme } from 'react-native';\n",
-    "import { OtaUpdateBanner, useOtaUpdatePolicy } from '@ferry/expo';\nimport { CERTIFICATE_PROVIDERS } from '@ferry/expo/certificates';\nimport { useColorScheme } from 'react-native';\nimport { useSafeAreaInsets } from 'react-native-safe-area-context';\n\n// The native certificate funnel's entry point is bundled too (its providers list).\nexport const certificateProviders = CERTIFICATE_PROVIDERS;\n",
+    "import { CERTIFICATE_PROVIDERS } from '@ferry/expo/certificates';\nimport { useColorScheme } from 'react-native';\n\n// The native certificate funnel's entry point is bundled too (its providers list).\nexport const certificateProviders = CERTIFICATE_PROVIDERS;\n",
   );
-  edit(
-    layout,
-    '  const colorScheme = useColorScheme();\n',
-    '  const colorScheme = useColorScheme();\n  const update = useOtaUpdatePolicy();\n  const insets = useSafeAreaInsets();\n',
-  );
-  edit(
-    layout,
-    '      <AppTabs />\n',
-    '      <AppTabs />\n      <OtaUpdateBanner update={update} topInset={insets.top} />\n',
-  );
-
-  // The native certificate funnel mounted as docs/app-sdk.md shows (one component, two props): the
-  // export below bundles it, with its catalogue and i18n, from the installed packages.
   fs.writeFileSync(
     path.join(app, 'src', 'app', 'certificate.tsx'),
     `import { CertificateFunnel } from '@ferry/expo/certificates';
@@ -391,11 +307,39 @@ async function main(): Promise<void> {
     const releaseToken = fs.readFileSync(path.join(dataDir, 'dev', 'release-token'), 'utf8').trim();
     const certificatePem = fs.readFileSync(path.join(dataDir, 'dev', 'code-signing', 'certificate.pem'), 'utf8');
 
-    const headCommit = await phase('wire Ferry into the app and commit', async () => {
-      wireFerry(app, serverUrl, certificatePem);
+    const serverCertificate = path.join(dataDir, 'dev', 'code-signing', 'certificate.pem');
+    const init = (...args: string[]) =>
+      run('npx', ['ferry', 'init', '--server', serverUrl, '--certificate', serverCertificate, '--banner', ...args], {
+        cwd: app,
+        env: cleanEnv({}),
+        echo: true,
+        timeoutMs: HANG_GUARD_MS,
+      });
+    const headCommit = await phase('npx ferry init (a diff, nothing written), then --yes; commit', async () => {
+      const shown = await init();
+      check(shown.code === 1, `ferry init without --yes and without a terminal exits 1 (${shown.code})`);
+      check(shown.stdout.includes('+++ b/app.config.js'), 'ferry init shows the diff');
+      check((await git('status', '--porcelain')).stdout.trim() === '', 'ferry init without consent wrote nothing');
+      const written = await init('--yes');
+      check(written.code === 0, `ferry init --yes exited ${written.code}`);
+      for (const file of [
+        'app.config.js',
+        'release.config.js',
+        'fingerprint.config.js',
+        '.github/workflows/publish.yml',
+      ]) {
+        check(fs.existsSync(path.join(app, file)), `ferry init wrote ${file}`);
+      }
+      check(
+        fs.readFileSync(path.join(app, 'certs', 'certificate.pem'), 'utf8') === certificatePem,
+        "the app embeds the server's certificate",
+      );
+      const again = await init();
+      check(again.code === 0 && again.stdout.includes('nothing to change'), 'a second ferry init shows no diff');
+      addCertificateFunnel(app, serverUrl);
       await git('add', '-A');
       const staged = (await git('diff', '--cached', '--name-only')).stdout;
-      check(staged.includes('certs/certificate.pem'), 'the certificate is committed');
+      check(staged.includes('certs/certificate.pem'), 'the certificate is committed (despite the template’s *.pem)');
       await git('commit', '-q', '-m', PUBLISH_COMMIT_SUBJECT);
       return (await git('rev-parse', 'HEAD')).stdout.trim();
     });
@@ -411,8 +355,28 @@ async function main(): Promise<void> {
     const ferry = (...args: string[]) =>
       run('npx', ['ferry', ...args], { cwd: app, env: ciEnv, echo: true, timeoutMs: SLOW_HANG_GUARD_MS });
 
-    const first = await phase('CI=true npx ferry publish --channel production (expo export, both platforms)', () =>
-      ferry('publish', '--channel', 'production'),
+    await phase('npx ferry doctor (before the first publish)', async () => {
+      const doctor = await ferry('doctor');
+      check(doctor.code === 0, `ferry doctor exited ${doctor.code}`);
+      check(
+        /^\[ok {2}\] the certificate matches the server's signature: certs\/certificate\.pem/m.test(doctor.stdout),
+        "ferry doctor verified the certificate against the server's signature",
+      );
+      check(/^\[ok {2}\] the token works/m.test(doctor.stdout), 'ferry doctor: the token works');
+      check(/no update yet \(204\)/.test(doctor.stdout), 'ferry doctor: no update yet on either track');
+    });
+
+    await phase('npx expo export --platform ios --platform android', async () => {
+      const exported = await run('npx', ['expo', 'export', '--platform', 'ios', '--platform', 'android'], {
+        cwd: app,
+        env: ciEnv,
+        echo: true,
+        timeoutMs: SLOW_HANG_GUARD_MS,
+      });
+      check(exported.code === 0, `expo export exited ${exported.code}`);
+    });
+    const first = await phase('CI=true npx ferry publish --channel production --dist dist', () =>
+      ferry('publish', '--channel', 'production', '--dist', path.join(app, 'dist')),
     );
     check(first.code === 0, `the first publish exited ${first.code}`);
     const firstReport = parsePublish(first.stdout);
@@ -497,6 +461,19 @@ async function main(): Promise<void> {
         return result as Record<Platform, { manifest: ClientManifest; assets: number; bytes: number }>;
       },
     );
+
+    await phase('npx ferry doctor --dist dist (both updates, their signatures, the export)', async () => {
+      const doctor = await ferry('doctor', '--dist', path.join(app, 'dist'));
+      check(doctor.code === 0, `ferry doctor exited ${doctor.code}`);
+      for (const platform of PLATFORMS) {
+        const release = firstReport.released.get(platform)!;
+        check(
+          doctor.stdout.includes(`update ${release.id}, signature verified with certs/certificate.pem`),
+          `ferry doctor: ${platform} serves release ${release.id}, signed as the app verifies`,
+        );
+      }
+      check(/^\[ok {2}\] the export contains both platforms/m.test(doctor.stdout), 'ferry doctor: the export');
+    });
 
     await phase(`npx ferry gate --base <template commit> (native-affected, same fingerprint)`, async () => {
       const gate = await ferry('gate', '--base', templateBase);
@@ -682,6 +659,33 @@ async function main(): Promise<void> {
         body: JSON.stringify({ type: 'rollBackToEmbedded', channel: 'production', platform: 'ios' }),
       });
       check(viewerRollback.status === 403, `a viewer cannot roll back (${viewerRollback.status})`);
+    });
+
+    // ── A certificate swap: every installed build would reject every update signed for the new one.
+    await phase('a certificate swap: ferry publish refuses it, ferry gate blocks it', async () => {
+      const otherKeys = path.join(work, 'other-keys');
+      const generated = await ferry('keys', 'generate', '--out', otherKeys);
+      check(generated.code === 0, `ferry keys generate exited ${generated.code}`);
+      fs.copyFileSync(path.join(otherKeys, 'certificate.pem'), path.join(app, 'certs', 'certificate.pem'));
+      const before = (await git('rev-parse', 'HEAD')).stdout.trim();
+      await git('commit', '-q', '-am', 'Swap the code-signing certificate');
+      const refused = await ferry('publish', '--channel', 'production', '--dist', path.join(app, 'dist'));
+      check(refused.code === 1, `the publish with another certificate exited ${refused.code}`);
+      check(
+        /Refusing to publish updates the app's builds would reject\. certs\/certificate\.pem does not verify this server's signatures/.test(
+          refused.stderr,
+        ),
+        'ferry publish names the certificate the server does not sign for',
+      );
+      const gate = await ferry('gate', '--base', before);
+      check(gate.code === 1, `the gate exited ${gate.code}`);
+      for (const platform of PLATFORMS) {
+        check(
+          new RegExp(`^${platform}: block — `, 'm').test(gate.stdout),
+          `${platform}: the gate blocks the certificate swap as a native change`,
+        );
+      }
+      check(/^gate: blocked$/m.test(gate.stdout), 'the gate blocked');
     });
 
     // ── Sizes.

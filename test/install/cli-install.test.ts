@@ -4,7 +4,8 @@
  * checkout, and run with plain Node.
  *
  * - `@ferry/cli` alone brings in nothing of the server (fastify, pg, better-sqlite3, the AWS SDK)
- *   and no compiler (typescript, tsx, esbuild); `ferry --version`, `--help` work, and `ferry
+ *   and no compiler (typescript, tsx, esbuild); `ferry --version`, `--help` work, `ferry init` writes
+ *   an app from what the package carries (the workflow templates copied at pack time), and `ferry
  *   dev-token` without @ferry/dev-tools (not a dependency) says what to install.
  * - `@ferry/certificate-flow` and `@ferry/contracts` load on plain Node (built JavaScript, no
  *   TypeScript sources behind their exports).
@@ -16,10 +17,12 @@
  * only limits are the hang guards of test/support/hang-guard.cjs (the hooks that install get the slow
  * one), and afterAll ends whatever a hung step left running.
  */
+import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SDK_55_TEMPLATE } from '../../packages/cli/test/support/expo-templates.js';
 import { type LocalRegistry, REPO_ROOT, startLocalRegistry } from '../../scripts/local-registry.js';
 import {
   cleanEnv,
@@ -107,10 +110,47 @@ describe('@ferry/cli installed alone from the registry', () => {
       'native-affected',
       'bump',
       'keys',
+      'init',
+      'doctor',
       'dev-token',
     ]) {
       expect(result.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
     }
+  });
+
+  it('ferry init writes Ferry into an app with what the package carries: the workflow templates, the diff, a certificate', async () => {
+    // The files of Expo's SDK 55 template that init reads, in the folder where @ferry/cli was installed.
+    for (const [file, text] of Object.entries(SDK_55_TEMPLATE)) {
+      if (file === 'package.json') continue;
+      fs.mkdirSync(path.dirname(path.join(app, file)), { recursive: true });
+      fs.writeFileSync(path.join(app, file), text);
+    }
+    const manifest = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
+    fs.writeFileSync(
+      path.join(app, 'package.json'),
+      JSON.stringify({ ...manifest, dependencies: { expo: '~55.0.31' } }),
+    );
+
+    const shown = await ferry('init', '--server', 'https://api.example.com', '--banner');
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toContain('+++ b/.github/workflows/publish.yml');
+    expect(fs.existsSync(path.join(app, 'app.config.js'))).toBe(false);
+
+    const written = await ferry('init', '--server', 'https://api.example.com', '--banner', '--yes');
+    expect(written.code, written.stderr).toBe(0);
+    const templates = path.join(REPO_ROOT, 'examples/expo-app/.github/workflows');
+    for (const name of fs.readdirSync(templates)) {
+      expect(fs.readFileSync(path.join(app, '.github/workflows', name), 'utf8')).toBe(
+        fs.readFileSync(path.join(templates, name), 'utf8'),
+      );
+    }
+    const certificate = new X509Certificate(fs.readFileSync(path.join(app, 'certs/certificate.pem')));
+    expect(certificate.keyUsage).toContain('1.3.6.1.5.5.7.3.3');
+    expect(fs.readFileSync(path.join(app, 'src/app/_layout.tsx'), 'utf8')).toContain('<OtaUpdateBanner');
+
+    const again = await ferry('init', '--server', 'https://api.example.com', '--banner');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('nothing to change');
   });
 
   it('ferry dev-token without @ferry/dev-tools fails with a message naming it', async () => {

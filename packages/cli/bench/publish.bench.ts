@@ -47,6 +47,7 @@ async function main(): Promise<void> {
       env: { CI: 'true', OTA_SERVER_URL: server.url, OTA_RELEASE_TOKEN: server.token },
       out: { isTTY: false, write: () => true },
       exporter: async () => exported.dir,
+      codeSigning: async () => undefined,
       evaluateAppConfig: async () => ({ name: 'bench', slug: 'bench', ios: { runtimeVersion } }),
       fingerprint: async () => ({ hash: 'bench-fingerprint' }),
       git: { commit: async () => undefined, branch: async () => undefined },

@@ -6,6 +6,7 @@ export * from './ota/assets.js';
 export * from './ota/audit-events.js';
 export * from './ota/channel.js';
 export * from './ota/client-asset-rules.js';
+export * from './ota/code-signing.js';
 export * from './ota/console.js';
 export * from './ota/manifest.js';
 export * from './ota/native-change.js';

@@ -11,6 +11,10 @@
 // - config plugins from node_modules and local plugin files: hashed as files
 //   (`configPluginSourceType: 'files'`);
 // - the release control file (release.config.js, …): named as a source of its own;
+// - the code-signing certificate the build embeds (`updates.codeSigningCertificate`), by its bytes:
+//   a build verifies every manifest with it, so a new certificate is a new binary. The app config
+//   names only its path, which is all @expo/fingerprint sees of it. The key id and the updates URL
+//   are in the evaluated app config, hashed whole below;
 // - the evaluated app config, whole: versions, runtimeVersion, names, ids, schemes, assets (no
 //   `sourceSkips` beyond the one of `strict`);
 // - the autolinking configuration with its paths, the react-native version, package.json scripts,
@@ -27,8 +31,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** The preset's revision; a change of what it hashes raises it (and changes every fingerprint). */
-const FERRY_FINGERPRINT_PRESET_VERSION = 1;
+/**
+ * The preset's revision; a change of what it hashes raises it (and changes every fingerprint).
+ * 2: the code-signing certificate's bytes are a source.
+ */
+const FERRY_FINGERPRINT_PRESET_VERSION = 2;
 
 /** Marks a config made by this preset; the ferry CLI reads it to say which preset a fingerprint used. */
 const FERRY_FINGERPRINT_PRESET = Symbol.for('@ferry/expo/fingerprint-preset');
@@ -55,10 +62,23 @@ const RELEASE_CONTROL_CANDIDATES = Object.freeze([
   'release.mjs',
 ]);
 
+/** Where Ferry's docs, `ferry keys generate --out certs` and `ferry init` put the certificate the build embeds. */
+const DEFAULT_CODE_SIGNING_CERTIFICATE = 'certs/certificate.pem';
+
+/** The id of the certificate's source in a fingerprint (a `contents` source: a missing file counts too). */
+const CODE_SIGNING_SOURCE_ID = 'ferry:codeSigningCertificate';
+
 /** Settings a preset user may not change: each would loosen what is hashed, or change every hash. */
 const FIXED_KEYS = Object.freeze(Object.keys(STRICT_SETTINGS));
 /** What may be given besides the fixed settings. */
-const ALLOWED_KEYS = Object.freeze(['releaseControlFile', 'extraSources', 'ignorePaths', 'concurrentIoLimit', 'debug']);
+const ALLOWED_KEYS = Object.freeze([
+  'releaseControlFile',
+  'codeSigningCertificate',
+  'extraSources',
+  'ignorePaths',
+  'concurrentIoLimit',
+  'debug',
+]);
 
 const isFile = (file) => {
   try {
@@ -90,6 +110,43 @@ function releaseControlFileOf(projectRoot, given) {
   return found;
 }
 
+/** A project-relative path as the app config writes it (`./certs/certificate.pem`), in one spelling. */
+function projectRelative(projectRoot, given, name) {
+  if (typeof given !== 'string' || given === '' || path.isAbsolute(given)) {
+    throw new TypeError(`${name} must be a path relative to the project, or false`);
+  }
+  const relative = path.relative(projectRoot, path.resolve(projectRoot, given));
+  if (relative === '' || relative.startsWith('..')) {
+    throw new TypeError(`${name} must name a file inside the project (${given})`);
+  }
+  return relative.split(path.sep).join('/');
+}
+
+/**
+ * The certificate as a `contents` source: its bytes, or that it is missing. A `file` source of a
+ * missing file hashes to nothing, which would make a build without its certificate look like one
+ * with it; a missing certificate is a different input, so it hashes differently.
+ */
+function codeSigningSourceOf(projectRoot, given) {
+  if (given === false) return undefined;
+  const file = projectRelative(projectRoot, given ?? DEFAULT_CODE_SIGNING_CERTIFICATE, 'codeSigningCertificate');
+  let pem = null;
+  try {
+    pem = fs.readFileSync(path.join(projectRoot, file), 'utf8');
+  } catch (error) {
+    if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
+  }
+  return {
+    file,
+    source: {
+      type: 'contents',
+      id: CODE_SIGNING_SOURCE_ID,
+      contents: JSON.stringify({ file, certificate: pem }),
+      reasons: ['codeSigningCertificate'],
+    },
+  };
+}
+
 /**
  * The fingerprint.config.js of a Ferry app:
  *
@@ -98,10 +155,12 @@ function releaseControlFileOf(projectRoot, given) {
  *
  * `projectRoot` is the app's directory (`__dirname` of fingerprint.config.js). Options:
  * `releaseControlFile` (relative path, or false when the app has none; default: the first of
- * release.config.js, release.config.cjs, … that exists), `extraSources` (added to the release control
- * file), `ignorePaths` (files the fingerprint must not see, for example a generated file; each one
- * narrows what the guard notices), `concurrentIoLimit`, `debug`. The strict settings cannot be
- * overridden: the guard's comparison base depends on them.
+ * release.config.js, release.config.cjs, … that exists), `codeSigningCertificate` (the file the app
+ * config names as `updates.codeSigningCertificate`, relative to the project, or false for an app
+ * without code signing; default certs/certificate.pem), `extraSources` (added after those two),
+ * `ignorePaths` (files the fingerprint must not see, for example a generated file; each one narrows
+ * what the guard notices), `concurrentIoLimit`, `debug`. The strict settings cannot be overridden:
+ * the guard's comparison base depends on them.
  */
 function ferryFingerprintConfig(projectRoot, options = {}) {
   if (typeof projectRoot !== 'string' || !path.isAbsolute(projectRoot)) {
@@ -119,10 +178,12 @@ function ferryFingerprintConfig(projectRoot, options = {}) {
     }
   }
   const releaseControlFile = releaseControlFileOf(projectRoot, options.releaseControlFile);
+  const codeSigning = codeSigningSourceOf(projectRoot, options.codeSigningCertificate);
   const extraSources = [
     ...(releaseControlFile === undefined
       ? []
       : [{ type: 'file', filePath: releaseControlFile, reasons: ['releaseControlFile'] }]),
+    ...(codeSigning === undefined ? [] : [codeSigning.source]),
     ...(options.extraSources ?? []),
   ];
   const config = {
@@ -134,7 +195,11 @@ function ferryFingerprintConfig(projectRoot, options = {}) {
   };
   // Not a key @expo/fingerprint reads (its loader copies only the keys it knows).
   Object.defineProperty(config, FERRY_FINGERPRINT_PRESET, {
-    value: Object.freeze({ version: FERRY_FINGERPRINT_PRESET_VERSION, releaseControlFile: releaseControlFile ?? null }),
+    value: Object.freeze({
+      version: FERRY_FINGERPRINT_PRESET_VERSION,
+      releaseControlFile: releaseControlFile ?? null,
+      codeSigningCertificate: codeSigning?.file ?? null,
+    }),
     enumerable: true,
   });
   return config;
@@ -146,4 +211,6 @@ module.exports = {
   FERRY_FINGERPRINT_PRESET_VERSION,
   STRICT_SETTINGS,
   RELEASE_CONTROL_CANDIDATES,
+  DEFAULT_CODE_SIGNING_CERTIFICATE,
+  CODE_SIGNING_SOURCE_ID,
 };

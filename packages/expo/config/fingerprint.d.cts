@@ -15,7 +15,14 @@ export interface FerryFingerprintOptions {
    * release.mjs that exists (as `ferry bump` finds it); none found is an error.
    */
   releaseControlFile?: string | false;
-  /** More sources to hash, after the release control file. */
+  /**
+   * The code-signing certificate the build embeds (the app config's `updates.codeSigningCertificate`),
+   * relative to the project, or false for an app without code signing. Default: certs/certificate.pem.
+   * Its bytes are hashed (a missing file hashes differently from any certificate): a build verifies
+   * every manifest with it, so a new certificate is a native change.
+   */
+  codeSigningCertificate?: string | false;
+  /** More sources to hash, after the release control file and the certificate. */
   extraSources?: FingerprintExtraSource[];
   /** Globs the fingerprint must not see; each one narrows what the native-change guard notices. */
   ignorePaths?: string[];
@@ -36,12 +43,17 @@ export interface FerryFingerprintConfig {
   ignorePaths?: string[];
   concurrentIoLimit?: number;
   debug?: boolean;
-  readonly [FERRY_FINGERPRINT_PRESET]: { readonly version: number; readonly releaseControlFile: string | null };
+  readonly [FERRY_FINGERPRINT_PRESET]: {
+    readonly version: number;
+    readonly releaseControlFile: string | null;
+    /** The certificate hashed, relative to the project with `/` separators; null when none is. */
+    readonly codeSigningCertificate: string | null;
+  };
 }
 
 /**
  * The fingerprint.config.js of a Ferry app: @expo/fingerprint's `strict` preset written out, plus
- * the release control file as a source of its own.
+ * the release control file and the code-signing certificate as sources of their own.
  *
  * ```js
  * const { ferryFingerprintConfig } = require('@ferry/expo/fingerprint');
@@ -64,3 +76,7 @@ export declare const STRICT_SETTINGS: Readonly<{
   hashAlgorithm: 'sha1';
 }>;
 export declare const RELEASE_CONTROL_CANDIDATES: readonly string[];
+/** certs/certificate.pem: where the certificate is unless `codeSigningCertificate` says otherwise. */
+export declare const DEFAULT_CODE_SIGNING_CERTIFICATE: string;
+/** The id of the certificate's `contents` source. */
+export declare const CODE_SIGNING_SOURCE_ID: string;

@@ -3,8 +3,10 @@ import { registerAudit } from './audit.js';
 import { registerBump } from './bump.js';
 import { registerDeployCheck } from './deploy-check.js';
 import { registerDevToken } from './dev-token.js';
+import { registerDoctor } from './doctor.js';
 import { registerGate } from './gate.js';
 import { registerGc } from './gc.js';
+import { registerInit } from './init.js';
 import { registerKeys } from './keys.js';
 import { registerNativeAffected } from './native-affected.js';
 import { registerPublish } from './publish.js';
@@ -17,6 +19,8 @@ import { registerVendorSim } from './vendor-sim.js';
 export type RegisterCommand = (program: Command) => void;
 
 export const COMMANDS: RegisterCommand[] = [
+  registerInit,
+  registerDoctor,
   registerNativeAffected,
   registerGate,
   registerBump,

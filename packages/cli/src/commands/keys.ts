@@ -18,7 +18,8 @@ const years = (raw: string): number => {
   return value;
 };
 
-const keyid = (raw: string): string => {
+/** A key id as the server and the app config take it; shared by `keys generate` and `init`. */
+export const keyIdOption = (raw: string): string => {
   // It travels in an RFC 8941 string inside the signature header: keep it to safe characters.
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) throw new InvalidArgumentError('letters, digits, ".", "_" or "-" (1–64)');
   return raw;
@@ -32,7 +33,7 @@ export function keysCommand(out: { write(text: string): unknown } = process.stdo
       .command('generate')
       .description('Generate an RSA key pair and a self-signed code-signing certificate')
       .requiredOption('--out <dir>', 'where to write private-key.pem, public-key.pem and certificate.pem')
-      .option('--keyid <id>', 'keyid of the signatures (the server’s OTA_SIGNING_KEY_ID)', keyid, 'main')
+      .option('--keyid <id>', 'keyid of the signatures (the server’s OTA_SIGNING_KEY_ID)', keyIdOption, 'main')
       .option('--common-name <name>', 'certificate common name', 'Ferry OTA code signing')
       .option('--validity-years <n>', 'certificate lifetime; apps reject updates once it expires', years, 10)
       .option('--project <dir>', 'the app directory the certificate path is printed relative to', '.')

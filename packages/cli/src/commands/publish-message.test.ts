@@ -56,6 +56,7 @@ describeEachEngine('ferry publish --message', (engine) => {
       exporter: async () => {
         throw new Error('--dist is given');
       },
+      codeSigning: async () => undefined,
       evaluateAppConfig: async () => ({
         name: 'Example',
         slug: 'example',

@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ASSET_COLLECTING_RETRY_SECONDS, FerryHttpError, type Platform } from '@ferry/contracts';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { generateSigningKey } from '../../../server/src/signing/development-signing-key.js';
 import { describeEachEngine } from '../../../server/test/support/engines.js';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
 import { CapturedOutput, RecordingFetch } from '../../test/support/recording-fetch.js';
 import { asset, bundle, type SyntheticExport, writeSyntheticExport } from '../../test/support/synthetic-export.js';
+import type { AppCodeSigning } from '../code-signing/app-code-signing.js';
 import { main } from '../main.js';
 import { ASSET_MISSING_ATTEMPTS, type PublishDependencies, withAssetsAgain } from '../publish/publisher.js';
 import { publishCommand } from './publish.js';
@@ -38,6 +41,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
   let config: Record<string, unknown>;
   let env: Record<string, string | undefined>;
   let exporterCalls: number;
+  let codeSigning: AppCodeSigning | undefined;
   const exports: SyntheticExport[] = [];
 
   beforeAll(async () => {
@@ -60,6 +64,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     config = appConfig({ ios: `5.${n}.0(1)`, android: `5.${n}.0(2)` });
     fingerprints = { ios: 'fp-ios-1', android: 'fp-android-1' };
     exporterCalls = 0;
+    codeSigning = undefined;
     env = {
       CI: 'true',
       OTA_SERVER_URL: server.url,
@@ -79,6 +84,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
       exporterCalls++;
       throw new Error('the export must not run when --dist is given');
     },
+    codeSigning: async () => codeSigning,
     evaluateAppConfig: async () => config,
     fingerprint: async (_root, platform) => ({ hash: fingerprints[platform] }),
     git: { commit: async () => 'git-commit', branch: async () => 'git-branch' },
@@ -275,6 +281,61 @@ describeEachEngine('ferry publish against a real server', (engine) => {
     expect(stderr).toMatch(/higher build number/);
     expect(stderr).toMatch(/baseline fingerprint: fp-ios-1\n\s+this export:\s+fp-ios-2/);
     expect(await releaseCount()).toBe(before);
+  });
+
+  describe('the certificate the app embeds', () => {
+    const certificates = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-publish-certs-'));
+    afterAll(() => fs.rmSync(certificates, { recursive: true, force: true }));
+    const embedding = (pem: string | undefined, keyId = 'main'): AppCodeSigning => {
+      const file = path.join(certificates, `${++trackCounter}.pem`);
+      if (pem !== undefined) fs.writeFileSync(file, pem);
+      return {
+        certificate: './certs/certificate.pem',
+        certificateFile: file,
+        certificatePath: 'certs/certificate.pem',
+        keyId,
+        alg: 'rsa-v1_5-sha256',
+      };
+    };
+    const publishIos = (dir: string) => ferry('publish', '--channel', 'production', '--platform', 'ios', '--dist', dir);
+
+    it('the server’s own certificate: publishes, and says the builds verify its signatures', async () => {
+      codeSigning = embedding(server.certificatePem);
+      expect(await publishIos(exportOf().dir)).toBe(0);
+      expect(stderr).toContain("code signing: certs/certificate.pem verifies the server's signatures (key id main)");
+    });
+
+    it.each<[string, () => AppCodeSigning, RegExp]>([
+      [
+        'another key’s certificate',
+        () => embedding(generateSigningKey('another team').certificatePem),
+        /certs\/certificate\.pem does not verify this server's signatures: the server signs with the certificate SHA-256 [0-9A-F:]+ and key id "main", the app embeds [0-9A-F:]+/,
+      ],
+      [
+        'a certificate that is not in the checkout (Expo’s .gitignore has *.pem)',
+        () => embedding(undefined),
+        /certs\/certificate\.pem does not exist\. .*add `!certs\/certificate\.pem` to \.gitignore/,
+      ],
+      [
+        'another key id',
+        () => embedding(server.certificatePem, 'root'),
+        /server signs with key id "main", but the app config's codeSigningMetadata\.keyid is "root"/,
+      ],
+    ])('%s: refuses before anything is exported or uploaded, naming the file', async (_name, embed, message) => {
+      codeSigning = embed();
+      const before = await releaseCount();
+      expect(await publishIos(exportOf().dir)).toBe(1);
+      expect(stderr).toMatch(/Refusing to publish updates the app's builds would reject\./);
+      expect(stderr).toMatch(message);
+      // At most the proof was asked for: nothing exported, uploaded or registered.
+      expect(exporterCalls).toBe(0);
+      expect(recorder.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(
+        codeSigning.certificateFile && fs.existsSync(codeSigning.certificateFile)
+          ? ['GET /api/updates/code-signing']
+          : [],
+      );
+      expect(await releaseCount()).toBe(before);
+    });
   });
 
   it('the development channel is not guarded', async () => {

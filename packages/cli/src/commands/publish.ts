@@ -8,6 +8,7 @@ import {
   ReleaseMetadataInput,
 } from '@ferry/contracts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { evaluateCodeSigning } from '../code-signing/app-code-signing.js';
 import { computeFingerprint } from '../fingerprint/app-fingerprint.js';
 import { evaluateAppConfig } from '../publish/app-config.js';
 import { DEFAULT_UPLOAD_CONCURRENCY } from '../publish/asset-uploader.js';
@@ -35,6 +36,7 @@ export const defaultPublishDependencies = (projectRoot: string): PublishDependen
   out: process.stdout,
   exporter: runExpoExport,
   evaluateAppConfig,
+  codeSigning: evaluateCodeSigning,
   fingerprint: computeFingerprint,
   git: gitReader(projectRoot),
 });

@@ -61,6 +61,7 @@ describeEachEngine('ferry rollout', (engine) => {
         exporter: async () => {
           throw new Error('--dist is given');
         },
+        codeSigning: async () => undefined,
         evaluateAppConfig: async () => ({
           name: 'Example',
           slug: 'example',

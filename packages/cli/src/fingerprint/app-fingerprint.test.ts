@@ -63,6 +63,21 @@ const sources = [
 console.log(JSON.stringify({ sources, hash: 'hash-of-' + platform }));
 `;
 
+const FAKE_EXPO_CONFIG = `
+const fs = require('node:fs');
+const path = require('node:path');
+exports.getConfig = (projectRoot) => {
+  const file = path.join(projectRoot, 'app-config.json');
+  return { exp: fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).expo : {} };
+};
+`;
+
+/** The app config of a fake app that embeds a certificate (what updatesConfig() writes). */
+const embedding = (certificate: string) =>
+  JSON.stringify({
+    expo: { updates: { codeSigningCertificate: certificate, codeSigningMetadata: { keyid: 'main' } } },
+  });
+
 /** The packages of an app with expo-updates installed (expo-updates → expo/fingerprint → @expo/fingerprint). */
 const installed = (fingerprintVersion = '0.99.1'): Record<string, string> => ({
   'node_modules/expo-updates/package.json': JSON.stringify({
@@ -73,6 +88,8 @@ const installed = (fingerprintVersion = '0.99.1'): Record<string, string> => ({
   'node_modules/expo-updates/bin/cli.js': FAKE_CLI,
   'node_modules/expo/package.json': JSON.stringify({ name: 'expo', version: '57.0.0' }),
   'node_modules/expo/fingerprint.js': "module.exports = require('@expo/fingerprint');\n",
+  // expo/config's getConfig, standing in for @expo/config: the app config is app-config.json's `expo`.
+  'node_modules/expo/config.js': FAKE_EXPO_CONFIG,
   'node_modules/@expo/fingerprint/package.json': JSON.stringify({
     name: '@expo/fingerprint',
     version: fingerprintVersion,
@@ -150,7 +167,11 @@ describe('loadFingerprintConfig: the app’s fingerprint.config.js, as @expo/fin
     const root = fakeApp({ 'fingerprint.config.cjs': presetConfig, 'release.config.js': 'module.exports = {};\n' });
     expect(loadFingerprintConfig(root)).toEqual({
       file: 'fingerprint.config.cjs',
-      ferryPreset: { version: 1, releaseControlFile: 'release.config.js' },
+      ferryPreset: {
+        version: 2,
+        releaseControlFile: 'release.config.js',
+        codeSigningCertificate: 'certs/certificate.pem',
+      },
     });
   });
 
@@ -158,7 +179,11 @@ describe('loadFingerprintConfig: the app’s fingerprint.config.js, as @expo/fin
     const root = fakeApp({
       'fingerprint.config.js': `module.exports = { ...require(${JSON.stringify(presetModule)}).ferryFingerprintConfig(__dirname, { releaseControlFile: false }), debug: true };\n`,
     });
-    expect(loadFingerprintConfig(root)?.ferryPreset).toEqual({ version: 1, releaseControlFile: null });
+    expect(loadFingerprintConfig(root)?.ferryPreset).toEqual({
+      version: 2,
+      releaseControlFile: null,
+      codeSigningCertificate: 'certs/certificate.pem',
+    });
   });
 
   it.each([
@@ -205,10 +230,59 @@ describe('computeFingerprint: `expo-updates fingerprint:generate --platform <p>`
       expect(ids).toContain(`cwd:${fs.realpathSync(root)}`);
       expect(lines).toEqual([
         `${platform}: fingerprint hash-of-${platform} (\`npx expo-updates fingerprint:generate --platform ${platform}\` of the app: ` +
-          "expo-updates 57.0.99, @expo/fingerprint 0.20.13, fingerprint.config.js: Ferry's preset 1)",
+          "expo-updates 57.0.99, @expo/fingerprint 0.20.13, fingerprint.config.js: Ferry's preset 2)",
       ]);
     },
   );
+
+  describe('the code-signing certificate the build embeds', () => {
+    const app = (certificate: string, fingerprintConfig = presetConfig) =>
+      fakeApp({
+        ...installed(),
+        'fingerprint.config.js': fingerprintConfig,
+        'release.config.js': '',
+        'app-config.json': embedding(certificate),
+      });
+
+    it('the one the preset hashes: computes', async () => {
+      const root = app('./certs/certificate.pem');
+      expect((await computeFingerprint(root, 'ios', { log: () => {} })).hash).toBe('hash-of-ios');
+    });
+
+    it.each([
+      [
+        'another file than the preset hashes',
+        () => app('./keys/app.pem'),
+        /fingerprint\.config\.js hashes the certificate certs\/certificate\.pem, but the app config embeds keys\/app\.pem, so a new certificate .* would pass the guard and the gate\. .*codeSigningCertificate: 'keys\/app\.pem'/,
+      ],
+      [
+        'a preset told there is none',
+        () =>
+          app(
+            './certs/certificate.pem',
+            `module.exports = require(${JSON.stringify(presetModule)}).ferryFingerprintConfig(__dirname, { codeSigningCertificate: false });\n`,
+          ),
+        /passes codeSigningCertificate: false, but the app config embeds certs\/certificate\.pem/,
+      ],
+      [
+        'the preset of an older @ferry/expo (1, no certificate)',
+        () =>
+          app(
+            './certs/certificate.pem',
+            "module.exports = { preset: 'strict', [Symbol.for('@ferry/expo/fingerprint-preset')]: { version: 1, releaseControlFile: null } };\n",
+          ),
+        /uses Ferry's fingerprint preset 1, which does not hash the code-signing certificate certs\/certificate\.pem.*Upgrade @ferry\/expo/,
+      ],
+    ])('%s: refused before the command runs', async (_name, make, error) => {
+      const root = make();
+      process.env.FAKE_FAIL = 'the command must not run';
+      try {
+        await expect(computeFingerprint(root, 'ios', { log: () => {} })).rejects.toThrow(error);
+      } finally {
+        delete process.env.FAKE_FAIL;
+      }
+    });
+  });
 
   it('warns when the app’s config does not use Ferry’s preset, and still computes', async () => {
     const root = fakeApp(installed('0.21.1'));
@@ -279,7 +353,7 @@ describe('presetWarning', () => {
   it.each([
     ['no config', undefined, /the app has no fingerprint\.config\.js with Ferry's preset/],
     ['a config of its own', { file: 'fingerprint.config.js' }, /fingerprint\.config\.js does not use Ferry's preset/],
-    ['the preset', { file: 'fingerprint.config.js', ferryPreset: { version: 1, releaseControlFile: null } }, undefined],
+    ['the preset', { file: 'fingerprint.config.js', ferryPreset: { version: 2, releaseControlFile: null } }, undefined],
   ])('%s', (_name, config, warning) => {
     const text = presetWarning(config, tool);
     if (warning) expect(text).toMatch(warning);
@@ -307,7 +381,7 @@ describe('assertCompleteSources', () => {
 });
 
 describe('the preset, as @expo/fingerprint 0.21 reads it', () => {
-  it('resolves to the `strict` preset’s settings plus the release control file', async () => {
+  it('resolves to the `strict` preset’s settings plus the release control file and the certificate', async () => {
     const require = createRequire(import.meta.url);
     const { normalizeOptionsAsync } = require('@expo/fingerprint/build/Options.js');
     const { resolvePreset } = require('@expo/fingerprint/build/Presets.js');
@@ -317,6 +391,12 @@ describe('the preset, as @expo/fingerprint 0.21 reads it', () => {
     expect(options).toMatchObject({ ...resolvePreset('strict'), preset: 'strict', hashAlgorithm: 'sha1' });
     expect(options.extraSources).toEqual([
       { type: 'file', filePath: 'release.config.js', reasons: ['releaseControlFile'] },
+      {
+        type: 'contents',
+        id: 'ferry:codeSigningCertificate',
+        contents: JSON.stringify({ file: 'certs/certificate.pem', certificate: null }),
+        reasons: ['codeSigningCertificate'],
+      },
     ]);
     // The default it replaces would hash native modules by name@version only.
     expect(resolvePreset('balanced').nativeModuleSourceType).toBe('package');

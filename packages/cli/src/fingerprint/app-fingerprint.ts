@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { CliError } from '../cli-error.js';
+import { type CodeSigningEvaluator, evaluateCodeSigning } from '../code-signing/app-code-signing.js';
+import { certificateCoverageProblem } from '../code-signing/certificate-coverage.js';
 
 /**
  * How Ferry fingerprints an app: exactly as `npx expo-updates fingerprint:generate --platform <p>`
@@ -46,7 +48,12 @@ export interface FingerprintConfigInfo {
   /** Relative to the project. */
   file: string;
   /** Present when the config was made by @ferry/expo/fingerprint's preset. */
-  ferryPreset?: { version: number; releaseControlFile: string | null };
+  ferryPreset?: {
+    version: number;
+    releaseControlFile: string | null;
+    /** The code-signing certificate the preset hashes (from preset 2 on; null: `false` was passed). */
+    codeSigningCertificate?: string | null;
+  };
 }
 
 /** The file names @expo/fingerprint looks for in the project (Config.ts, CONFIG_FILES). */
@@ -221,6 +228,8 @@ export function parseFingerprintOutput(stdout: string): PlatformFingerprint | un
 export interface ComputeOptions {
   /** Where the one-line note on how the fingerprint was made goes (stderr by default; stdout stays the report). */
   log?: (line: string) => void;
+  /** Reads the certificate the app config embeds (default: the app's own `expo/config`). */
+  codeSigning?: CodeSigningEvaluator;
 }
 
 /**
@@ -235,6 +244,13 @@ export async function computeFingerprint(
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const tool = resolveAppFingerprintTool(projectRoot);
   const config = loadFingerprintConfig(projectRoot);
+  if (config?.ferryPreset) {
+    // The certificate is a native input (a new one makes every build reject every update): the
+    // preset must hash the very file the build embeds, or a swap passes the guard and the gate.
+    const embedded = await (options.codeSigning ?? evaluateCodeSigning)(projectRoot);
+    const problem = certificateCoverageProblem(config.file, config.ferryPreset, embedded);
+    if (problem) throw new CliError(problem);
+  }
   const run = await runNode(tool.expoUpdates.cli, ['fingerprint:generate', '--platform', platform], projectRoot);
   const command = `expo-updates fingerprint:generate --platform ${platform}`;
   if (run.code !== 0) {

@@ -6,6 +6,7 @@ import {
   type AssetVerifyRequestInput,
   AssetVerifyResponse,
   AuditEvent,
+  CodeSigningResponse,
   DirectiveCreatedResponse,
   type DirectiveRequest,
   ErrorBody,
@@ -26,7 +27,7 @@ import { DEFAULT_RETRY, type RetryPolicy, withRetries } from './retry.js';
 
 export interface FerryClientOptions {
   serverUrl: string;
-  /** The release token (OTA_RELEASE_TOKEN). Sent as a bearer token, never printed. */
+  /** The release token (OTA_RELEASE_TOKEN). Sent as a bearer token, never printed; '' sends none. */
   token: string;
   fetch?: typeof fetch;
   retry?: RetryPolicy;
@@ -121,6 +122,16 @@ export class FerryClient {
     return { delivered, lastSeq };
   }
 
+  /** The server's code-signing identity and its signature over `nonce` (public; no token needed). */
+  codeSigning(nonce: string): Promise<CodeSigningResponse> {
+    return this.call({
+      method: 'GET',
+      path: `/api/updates/code-signing?${searchParams({ nonce })}`,
+      schema: CodeSigningResponse,
+      idempotent: true,
+    });
+  }
+
   /** POST /api/updates/gc. A dry run is retried like any read; a run that deletes is sent once. */
   collectGarbage(request: AssetGcRequestInput): Promise<AssetGcResponse> {
     return this.call({
@@ -195,7 +206,8 @@ export class FerryClient {
     request: { method: Call<z.ZodType>['method']; body?: unknown; accept?: string },
   ): Promise<Response> {
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.options.token}`,
+      // No token (an empty one): the public endpoints only.
+      ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}),
       accept: request.accept ?? 'application/json',
     };
     if (request.body !== undefined) headers['content-type'] = 'application/json';

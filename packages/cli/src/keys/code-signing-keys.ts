@@ -1,9 +1,9 @@
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   convertCertificateToCertificatePEM,
-  convertKeyPairToPEM,
-  generateKeyPair,
+  convertKeyPairPEMToKeyPair,
   generateSelfSignedCodeSigningCertificate,
 } from '@expo/code-signing-certificates';
 import { CliError } from '../cli-error.js';
@@ -32,6 +32,46 @@ export const KEY_FILE_NAMES = {
   certificate: 'certificate.pem',
 } as const;
 
+export interface CodeSigningPair {
+  privateKeyPem: string;
+  publicKeyPem: string;
+  certificatePem: string;
+  validUntil: Date;
+}
+
+/**
+ * An RSA-2048 key pair (node:crypto, native) and its self-signed code-signing certificate
+ * (@expo/code-signing-certificates: key usage digitalSignature, extended key usage codeSigning), in
+ * memory. The key is never printed.
+ */
+export function createCodeSigningPair(options: {
+  commonName: string;
+  validityYears: number;
+  now?: Date;
+}): CodeSigningPair {
+  const now = options.now ?? new Date();
+  const validUntil = new Date(now);
+  validUntil.setUTCFullYear(validUntil.getUTCFullYear() + options.validityYears);
+  const pem = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  const keyPair = convertKeyPairPEMToKeyPair({ privateKeyPEM: pem.privateKey, publicKeyPEM: pem.publicKey });
+  const certificate = generateSelfSignedCodeSigningCertificate({
+    keyPair,
+    validityNotBefore: now,
+    validityNotAfter: validUntil,
+    commonName: options.commonName,
+  });
+  return {
+    privateKeyPem: pem.privateKey,
+    publicKeyPem: pem.publicKey,
+    certificatePem: convertCertificateToCertificatePEM(certificate),
+    validUntil,
+  };
+}
+
 const exists = (file: string) =>
   fs.stat(file).then(
     () => true,
@@ -58,25 +98,13 @@ export async function generateCodeSigningKeys(options: KeyGenerationOptions): Pr
       );
     }
   }
-  const now = options.now ?? new Date();
-  const validUntil = new Date(now);
-  validUntil.setUTCFullYear(validUntil.getUTCFullYear() + options.validityYears);
-
-  const keyPair = generateKeyPair();
-  const certificate = generateSelfSignedCodeSigningCertificate({
-    keyPair,
-    validityNotBefore: now,
-    validityNotAfter: validUntil,
-    commonName: options.commonName,
-  });
-  const { privateKeyPEM, publicKeyPEM } = convertKeyPairToPEM(keyPair);
-
+  const pair = createCodeSigningPair(options);
   await fs.mkdir(options.outDir, { recursive: true });
-  await fs.writeFile(files.privateKeyFile, privateKeyPEM, { mode: 0o600 });
+  await fs.writeFile(files.privateKeyFile, pair.privateKeyPem, { mode: 0o600 });
   await fs.chmod(files.privateKeyFile, 0o600);
-  await fs.writeFile(files.publicKeyFile, publicKeyPEM);
-  await fs.writeFile(files.certificateFile, convertCertificateToCertificatePEM(certificate));
-  return { ...files, validUntil };
+  await fs.writeFile(files.publicKeyFile, pair.publicKeyPem);
+  await fs.writeFile(files.certificateFile, pair.certificatePem);
+  return { ...files, validUntil: pair.validUntil };
 }
 
 /** What to paste where: the app config lines (certificate only) and the server's variables (key). */

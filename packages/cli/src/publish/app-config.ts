@@ -19,9 +19,12 @@ interface ExpoConfigModule {
 
 /**
  * Evaluates the app config with the project's own `expo/config` (@expo/config), the same code the
- * build and `expo export` run, so publish, gate and build see the same values.
+ * build and `expo export` run, so publish, gate and build see the same values. The public config
+ * is what the manifest serves; the full one keeps what @expo/config leaves out of it, among them
+ * `updates.codeSigningCertificate` and `updates.codeSigningMetadata`. A second evaluation in one
+ * process reuses the modules the first loaded.
  */
-export const evaluateAppConfig: AppConfigEvaluator = async (projectRoot) => {
+export async function evaluateExpoConfig(projectRoot: string, options: { isPublicConfig: boolean }) {
   const projectRequire = createRequire(path.join(projectRoot, 'package.json'));
   let entry: string;
   try {
@@ -35,11 +38,14 @@ export const evaluateAppConfig: AppConfigEvaluator = async (projectRoot) => {
   const getConfig = loaded.getConfig ?? loaded.default?.getConfig;
   if (!getConfig) throw new CliError(`${entry} does not export getConfig; is this an Expo project?`);
   try {
-    return getConfig(projectRoot, { isPublicConfig: true, skipSDKVersionRequirement: true }).exp;
+    return getConfig(projectRoot, { isPublicConfig: options.isPublicConfig, skipSDKVersionRequirement: true }).exp;
   } catch (error) {
     throw new CliError(`The app config failed to evaluate: ${error instanceof Error ? error.message : String(error)}`);
   }
-};
+}
+
+export const evaluateAppConfig: AppConfigEvaluator = (projectRoot) =>
+  evaluateExpoConfig(projectRoot, { isPublicConfig: true });
 
 const describeValue = (value: unknown) => JSON.stringify(value) ?? String(value);
 

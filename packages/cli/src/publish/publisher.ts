@@ -1,6 +1,8 @@
 import type { Channel, Platform, ReleaseSummary, RolloutRequest } from '@ferry/contracts';
 import { ASSET_COLLECTING_RETRY_SECONDS, FerryHttpError } from '@ferry/contracts';
 import { CliError } from '../cli-error.js';
+import type { CodeSigningEvaluator } from '../code-signing/app-code-signing.js';
+import { checkServerSignature } from '../code-signing/server-signature-check.js';
 import { FerryClient } from '../http/ferry-client.js';
 import type { RetryPolicy } from '../http/retry.js';
 import { type AppConfigEvaluator, channelOf, runtimeVersionOf } from './app-config.js';
@@ -34,6 +36,8 @@ export interface PublishDependencies {
   out: ProgressStream;
   exporter: Exporter;
   evaluateAppConfig: AppConfigEvaluator;
+  /** The certificate and key id the app's builds verify manifests with (its full app config). */
+  codeSigning: CodeSigningEvaluator;
   fingerprint: (projectRoot: string, platform: Platform) => Promise<{ hash: string }>;
   git: GitReader;
   fetch?: typeof fetch;
@@ -141,6 +145,30 @@ export async function publishUpdate(
     );
   }
   const runtimeVersions = new Map(request.platforms.map((p) => [p, runtimeVersionOf(otaConfig, p)]));
+  const client = new FerryClient({
+    serverUrl: environment.serverUrl,
+    token: environment.token,
+    fetch: deps.fetch,
+    retry: deps.retry,
+  });
+
+  // Before the export: a build that embeds this certificate must accept what the server signs,
+  // or every device would reject every update of this release (and the next ones).
+  const codeSigning = await deps.codeSigning(request.projectRoot);
+  if (codeSigning) {
+    const verdict = await checkServerSignature(client, codeSigning);
+    if (!verdict.ok) {
+      throw new CliError(`Refusing to publish updates the app's builds would reject. ${verdict.message}`);
+    }
+    process.stderr.write(
+      `code signing: ${codeSigning.certificatePath} verifies the server's signatures (key id ${codeSigning.keyId})\n`,
+    );
+  } else {
+    process.stderr.write(
+      'warning: the app config names no updates.codeSigningCertificate, so its builds do not check that updates ' +
+        'come from your server. updatesConfig() of @ferry/expo/config sets it; see docs/add-to-an-app.md.\n',
+    );
+  }
 
   const distDir = request.distDir ?? (await deps.exporter(request.projectRoot, request.platforms));
   const exports = await readExportedUpdate(distDir, request.platforms);
@@ -169,13 +197,6 @@ export async function publishUpdate(
       return [exported.platform, plan] as const;
     }),
   );
-  const client = new FerryClient({
-    serverUrl: environment.serverUrl,
-    token: environment.token,
-    fetch: deps.fetch,
-    retry: deps.retry,
-  });
-
   const results: PlatformPublishResult[] = [];
   for (const exported of exports) {
     const { platform } = exported;

@@ -11,11 +11,13 @@
  * 2. `npx expo install expo-updates` (what a team adds to use OTA updates);
  * 3. the template as created (no fingerprint.config.js): Ferry's value equals
  *    `npx expo-updates fingerprint:generate --platform <p>` for iOS and Android;
- * 4. a release control file and a fingerprint.config.js with Ferry's preset (the app installs
+ * 4. a release control file, a fingerprint.config.js with Ferry's preset (the app installs
  *    @ferry/expo in real life; here the config requires the checkout's preset by path, which does
- *    not change what is hashed): equal again, for both platforms;
- * 5. the preset covers every input the spec lists (Publisher rule 5): each one, changed alone, changes
- *    the expo-updates fingerprint (and is undone at once); a JavaScript-only change leaves it alone;
+ *    not change what is hashed) and code signing in app.json (an updates URL, the certificate
+ *    certs/certificate.pem and its key id): equal again, for both platforms;
+ * 5. the preset covers every input the spec lists (Publisher rule 5), and the embedded certificate,
+ *    its key id and the updates URL (issue 35): each one, changed alone, changes the expo-updates
+ *    fingerprint (and is undone at once); a JavaScript-only change leaves it alone;
  * 6. every change undone: both platforms' values are back to those of step 4, and Ferry's still
  *    equal expo-updates'.
  *
@@ -33,6 +35,7 @@ import {
   type FingerprintPlatform,
   type FingerprintSource,
 } from '../../src/fingerprint/app-fingerprint.js';
+import { createCodeSigningPair } from '../../src/keys/code-signing-keys.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const presetModule = path.join(repoRoot, 'packages/expo/config/fingerprint.cjs');
@@ -50,6 +53,9 @@ const EXPO = (
   }
 ).packages['node_modules/expo']?.version;
 const PLATFORMS: FingerprintPlatform[] = ['ios', 'android'];
+/** The certificate the app embeds, and another one (a swap every installed build would reject). */
+const CERTIFICATE = createCodeSigningPair({ commonName: 'e2e app', validityYears: 1 }).certificatePem;
+const OTHER_CERTIFICATE = createCodeSigningPair({ commonName: 'e2e other', validityYears: 1 }).certificatePem;
 const keep = process.env.E2E_KEEP === '1';
 const reuse = process.env.E2E_TEMPLATE_DIR;
 
@@ -213,10 +219,13 @@ async function main(): Promise<void> {
     await step('the template as created (no fingerprint.config.js): Ferry = expo-updates', async () => {
       fs.rmSync(path.join(appDir, 'fingerprint.config.js'), { force: true });
       fs.rmSync(path.join(appDir, 'release.config.js'), { force: true });
+      // A kept app (E2E_TEMPLATE_DIR) may hold step 4's code signing: back to the template.
+      fs.rmSync(path.join(appDir, 'certs'), { recursive: true, force: true });
+      editJson('app.json', (json) => delete json.expo.updates);
       for (const platform of PLATFORMS) hashes[`template ${platform}`] = await compare(platform, 'template');
     });
 
-    await step("with a release control file and Ferry's preset: Ferry = expo-updates", async () => {
+    await step("with a release control file, Ferry's preset and code signing: Ferry = expo-updates", async () => {
       write(
         'release.config.js',
         "const APP_VERSION = '1.0.0';\nconst ANDROID_VERSION_CODE = 1;\nconst IOS_BUILD_NUMBER = '1';\n" +
@@ -228,6 +237,15 @@ async function main(): Promise<void> {
           `const { ferryFingerprintConfig } = require(${JSON.stringify(presetModule)});\n` +
           'module.exports = ferryFingerprintConfig(__dirname);\n',
       );
+      // What updatesConfig() puts in a Ferry app's config: the updates URL, the certificate, its key id.
+      write('certs/certificate.pem', CERTIFICATE);
+      editJson('app.json', (json) => {
+        json.expo.updates = {
+          url: 'https://api.example.com/api/updates/manifest',
+          codeSigningCertificate: './certs/certificate.pem',
+          codeSigningMetadata: { keyid: 'main', alg: 'rsa-v1_5-sha256' },
+        };
+      });
       for (const platform of PLATFORMS) hashes[`preset ${platform}`] = await compare(platform, 'preset');
     });
 
@@ -348,6 +366,35 @@ async function main(): Promise<void> {
           platform: 'ios',
           files: ['app.json'],
           change: () => editJson('app.json', (json) => (json.expo.version = '1.0.1')),
+          moves: true,
+        },
+        {
+          name: 'the code-signing certificate (another one)',
+          platform: 'ios',
+          files: ['certs/certificate.pem'],
+          change: () => write('certs/certificate.pem', OTHER_CERTIFICATE),
+          moves: true,
+        },
+        {
+          name: 'the code-signing certificate (missing: not committed)',
+          platform: 'android',
+          files: ['certs/certificate.pem'],
+          change: () => fs.rmSync(path.join(appDir, 'certs/certificate.pem')),
+          moves: true,
+        },
+        {
+          name: 'the code-signing key id',
+          platform: 'ios',
+          files: ['app.json'],
+          change: () => editJson('app.json', (json) => (json.expo.updates.codeSigningMetadata.keyid = 'main-2027')),
+          moves: true,
+        },
+        {
+          name: 'the updates URL',
+          platform: 'android',
+          files: ['app.json'],
+          change: () =>
+            editJson('app.json', (json) => (json.expo.updates.url = 'https://api2.example.com/api/updates/manifest')),
           moves: true,
         },
         {

@@ -9,10 +9,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
 const preset = require('@ferry/expo/fingerprint') as typeof import('../../config/fingerprint.cjs');
-const { ferryFingerprintConfig, STRICT_SETTINGS, RELEASE_CONTROL_CANDIDATES } = preset;
+const { ferryFingerprintConfig, STRICT_SETTINGS, RELEASE_CONTROL_CANDIDATES, CODE_SIGNING_SOURCE_ID } = preset;
 const MARK = preset.FERRY_FINGERPRINT_PRESET;
 /** A source's path (file and dir sources) or id (contents). */
 const nameOf = (source: { filePath: string } | { id: string }) => ('filePath' in source ? source.filePath : source.id);
+
+/** Two certificates' bytes (their content does not matter to the preset, only that they differ). */
+const CERTIFICATE_A = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
+const CERTIFICATE_B = '-----BEGIN CERTIFICATE-----\nBBBB\n-----END CERTIFICATE-----\n';
 
 const dirs: string[] = [];
 function app(files: string[]): string {
@@ -29,16 +33,77 @@ afterEach(() => {
 });
 
 describe('@ferry/expo/fingerprint: ferryFingerprintConfig', () => {
-  it('is @expo/fingerprint’s strict preset written out, plus the release control file as a source', () => {
-    const config = ferryFingerprintConfig(app(['release.config.js']));
+  it('is @expo/fingerprint’s strict preset written out, plus the release control file and the certificate as sources', () => {
+    const root = app(['release.config.js']);
+    fs.mkdirSync(path.join(root, 'certs'));
+    fs.writeFileSync(path.join(root, 'certs/certificate.pem'), CERTIFICATE_A);
+    const config = ferryFingerprintConfig(root);
     expect(config).toEqual({
       preset: 'strict',
       sourceSkips: 512,
       nativeModuleSourceType: 'files',
       configPluginSourceType: 'files',
       hashAlgorithm: 'sha1',
-      extraSources: [{ type: 'file', filePath: 'release.config.js', reasons: ['releaseControlFile'] }],
-      [MARK]: { version: 1, releaseControlFile: 'release.config.js' },
+      extraSources: [
+        { type: 'file', filePath: 'release.config.js', reasons: ['releaseControlFile'] },
+        {
+          type: 'contents',
+          id: 'ferry:codeSigningCertificate',
+          contents: JSON.stringify({ file: 'certs/certificate.pem', certificate: CERTIFICATE_A }),
+          reasons: ['codeSigningCertificate'],
+        },
+      ],
+      [MARK]: { version: 2, releaseControlFile: 'release.config.js', codeSigningCertificate: 'certs/certificate.pem' },
+    });
+  });
+
+  describe('the code-signing certificate', () => {
+    const certificateSource = (root: string, options: Parameters<typeof ferryFingerprintConfig>[1] = {}) =>
+      ferryFingerprintConfig(root, { releaseControlFile: false, ...options }).extraSources.find(
+        (source) => 'id' in source && source.id === CODE_SIGNING_SOURCE_ID,
+      );
+    const write = (root: string, file: string, content: string) => {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), content);
+    };
+
+    it('hashes its bytes: another certificate, and no certificate at all, are other inputs', () => {
+      const root = app([]);
+      const missing = certificateSource(root);
+      write(root, 'certs/certificate.pem', CERTIFICATE_A);
+      const a = certificateSource(root);
+      write(root, 'certs/certificate.pem', CERTIFICATE_B);
+      const b = certificateSource(root);
+      write(root, 'certs/certificate.pem', CERTIFICATE_A);
+      const contents = [missing, a, b].map((source) => (source as { contents: string }).contents);
+      expect(new Set(contents).size).toBe(3);
+      expect(certificateSource(root)).toEqual(a);
+    });
+
+    it('takes the path the app config names, in one spelling, and false for an app without code signing', () => {
+      const root = app([]);
+      write(root, 'keys/app-cert.pem', CERTIFICATE_A);
+      const config = ferryFingerprintConfig(root, {
+        releaseControlFile: false,
+        codeSigningCertificate: './keys/app-cert.pem',
+      });
+      expect((config as Record<symbol, { codeSigningCertificate: string }>)[MARK]?.codeSigningCertificate).toBe(
+        'keys/app-cert.pem',
+      );
+      expect(certificateSource(root, { codeSigningCertificate: 'keys/./app-cert.pem' })).toEqual(
+        config.extraSources[0],
+      );
+      const without = ferryFingerprintConfig(root, { releaseControlFile: false, codeSigningCertificate: false });
+      expect(without.extraSources).toEqual([]);
+      expect((without as Record<symbol, { codeSigningCertificate: null }>)[MARK]?.codeSigningCertificate).toBeNull();
+    });
+
+    it.each([
+      ['an absolute path', '/etc/ssl/cert.pem', /relative to the project/],
+      ['a path outside the project', '../shared/cert.pem', /inside the project/],
+      ['an empty path', '', /relative to the project/],
+    ])('refuses %s', (_name, given, error) => {
+      expect(() => certificateSource(app([]), { codeSigningCertificate: given })).toThrow(error);
     });
   });
 
@@ -50,10 +115,11 @@ describe('@ferry/expo/fingerprint: ferryFingerprintConfig', () => {
 
   it('takes a named release control file, or none', () => {
     const root = app(['config/release-values.js']);
-    expect(ferryFingerprintConfig(root, { releaseControlFile: 'config/release-values.js' }).extraSources).toEqual([
-      { type: 'file', filePath: 'config/release-values.js', reasons: ['releaseControlFile'] },
-    ]);
-    expect(ferryFingerprintConfig(root, { releaseControlFile: false }).extraSources).toEqual([]);
+    const noCertificate = { codeSigningCertificate: false } as const;
+    expect(
+      ferryFingerprintConfig(root, { releaseControlFile: 'config/release-values.js', ...noCertificate }).extraSources,
+    ).toEqual([{ type: 'file', filePath: 'config/release-values.js', reasons: ['releaseControlFile'] }]);
+    expect(ferryFingerprintConfig(root, { releaseControlFile: false, ...noCertificate }).extraSources).toEqual([]);
   });
 
   it('adds extraSources after the release control file, and passes ignorePaths, concurrentIoLimit, debug', () => {
@@ -64,7 +130,11 @@ describe('@ferry/expo/fingerprint: ferryFingerprintConfig', () => {
       concurrentIoLimit: 2,
       debug: true,
     });
-    expect(config.extraSources.map(nameOf)).toEqual(['release.config.js', 'native-assets']);
+    expect(config.extraSources.map(nameOf)).toEqual([
+      'release.config.js',
+      'ferry:codeSigningCertificate',
+      'native-assets',
+    ]);
     expect(config).toMatchObject({ ignorePaths: ['generated/**/*'], concurrentIoLimit: 2, debug: true });
   });
 
@@ -105,7 +175,11 @@ describe('@ferry/expo/fingerprint: ferryFingerprintConfig', () => {
   it('its mark survives a spread, and is not a key @expo/fingerprint reads', () => {
     const config = ferryFingerprintConfig(app(['release.config.js']));
     const spread = { ...config, debug: true };
-    expect((spread as Record<symbol, unknown>)[MARK]).toEqual({ version: 1, releaseControlFile: 'release.config.js' });
+    expect((spread as Record<symbol, unknown>)[MARK]).toEqual({
+      version: 2,
+      releaseControlFile: 'release.config.js',
+      codeSigningCertificate: 'certs/certificate.pem',
+    });
     expect(MARK).toBe(Symbol.for('@ferry/expo/fingerprint-preset'));
     expect(Object.keys(config)).not.toContain(String(MARK));
   });

@@ -10,6 +10,7 @@ import { auditEventsRoute } from '../routes/api/audit-events.js';
 import { consoleApiRoutes } from '../routes/api/console/console-api.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
+import { codeSigningRoute } from '../routes/api/updates/code-signing.js';
 import { directivesRoute } from '../routes/api/updates/directives.js';
 import { assetGcRoute } from '../routes/api/updates/gc.js';
 import { manifestRoute } from '../routes/api/updates/manifest.js';
@@ -204,6 +205,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   };
   releaseRoute(app, { ...admin, bodyLimit: options.limits.releaseBodyBytes });
   baselineFingerprintRoute(app, { service: releases, perMinute: options.limits.baselinePerMinute });
+  codeSigningRoute(app, { signer, perMinute: options.limits.baselinePerMinute });
   manifestRoute(app, { service: manifests, reports, metrics: app.metrics });
   // Request lines are logged at debug (http-plugin.ts): then every request goes through Fastify.
   const logsRequests = () => logsRequestLines(app.log);
