@@ -33,6 +33,8 @@ const HOMES: Record<string, string[]> = {
   audit: ['docs/publishing.md'],
   'keys generate': ['docs/publishing.md'],
   gc: ['docs/gc.md'],
+  init: ['docs/add-to-an-app.md'],
+  doctor: ['docs/add-to-an-app.md'],
   'dev-token': ['docs/certificates.md'],
   'vendor-sim': ['docs/certificates.md'],
 };

@@ -10,7 +10,7 @@ import { CapturedOutput, RecordingFetch } from '../../test/support/recording-fet
 import { main } from '../main.js';
 import { describeGc, formatBytes, gcCommand } from './gc.js';
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describeEachEngine('ferry gc against a real server', (engine) => {
   let server: TestServer;
@@ -105,10 +105,10 @@ describeEachEngine('ferry gc against a real server', (engine) => {
     expect(await ferry('gc', '--verify', '--keep', '2')).toBe(1);
     expect(out.text).toMatch(/kept releases? list assets that are missing or corrupt/);
     expect(out.text).toMatch(
-      new RegExp(`missing +\\S+ production/ios/${escape(track.runtimeVersion)} \\S+${hashes[1]}`),
+      new RegExp(`missing +\\S+ production/ios/${escapeRegExp(track.runtimeVersion)} \\S+${hashes[1]}`),
     );
     expect(out.text).toMatch(
-      new RegExp(`corrupt +\\S+ production/ios/${escape(track.runtimeVersion)} \\S+${hashes[0]}`),
+      new RegExp(`corrupt +\\S+ production/ios/${escapeRegExp(track.runtimeVersion)} \\S+${hashes[0]}`),
     );
     expect(stderr).toMatch(/kept release\(s\) list missing or corrupt assets/);
     expect(recorder.requests.at(-1)).toMatchObject({ url: `${server.url}/api/updates/gc/verify`, status: 200 });

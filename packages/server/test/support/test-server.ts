@@ -12,7 +12,7 @@ import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import type { ReleaseStore } from '../../src/ota/release-store.js';
 import { generateSigningKey } from '../../src/signing/development-signing-key.js';
 import { createTestDatabase, type EngineName, type TestDatabase } from './engines.js';
-import { servedAt } from './releases.js';
+import { servedAt } from './served-urls.js';
 
 export const TEST_RELEASE_TOKEN = 'test-release-token-0123456789abcdef';
 
