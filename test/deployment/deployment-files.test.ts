@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { DEFAULT_POOL_SIZE } from '../../packages/server/src/storage/database.js';
 import { REPO_ROOT } from '../../scripts/local-registry.js';
 import type { NodeVersions } from '../../scripts/node-engines.js';
 
@@ -119,6 +120,7 @@ describe('the Helm chart', () => {
     config: Record<string, string>;
     secrets: Record<string, string>;
     autoscaling: { enabled: boolean; minReplicas: number; maxReplicas: number };
+    database: { maxConnections: number; reservedConnections: number };
   };
   const template = (name: string) => read(`${CHART}/templates/${name}`);
   // Templates are Go templates; with the template actions blanked out, what is left parses as YAML.
@@ -174,5 +176,22 @@ describe('the Helm chart', () => {
     });
     expect(values.autoscaling.minReplicas).toBeGreaterThanOrEqual(2);
     expect(values.autoscaling.maxReplicas).toBeGreaterThan(values.autoscaling.minReplicas);
+  });
+
+  it('sizes DATABASE_POOL_SIZE from maxReplicas so the most pods at once fit max_connections, as the server defaults it', () => {
+    // The template's arithmetic (_helpers.tpl, "ferry.databasePoolSize"), as values.yaml states it.
+    const helpers = template('_helpers.tpl');
+    expect(helpers).toContain('{{- $peak := add $pods (div (add $pods 3) 4) -}}');
+    expect(helpers).toContain('{{- $size := sub (div $share $peak) 1 -}}');
+    expect(template('deployment.yaml')).toMatch(
+      /\{\{- if not \.Values\.config\.DATABASE_POOL_SIZE \}\}\n(\s+#[^\n]*\n)*\s+- name: DATABASE_POOL_SIZE\n\s+value: \{\{ include "ferry\.databasePoolSize" \. \| quote \}\}/,
+    );
+    const pods = values.autoscaling.maxReplicas + Math.ceil(values.autoscaling.maxReplicas / 4);
+    const share = values.database.maxConnections - values.database.reservedConnections;
+    const pool = Math.floor(share / pods) - 1;
+    expect(values.database.maxConnections).toBe(100); // PostgreSQL's default
+    expect(pods * (pool + 1)).toBeLessThanOrEqual(share);
+    // The chart's defaults and the server's agree, so an instance run without the chart fits too.
+    expect(pool).toBe(DEFAULT_POOL_SIZE);
   });
 });
