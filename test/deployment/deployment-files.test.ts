@@ -150,6 +150,15 @@ describe('the Helm chart', () => {
     );
   });
 
+  it('runs the image’s command, which stops on SIGTERM (server-bundle.test.ts): no command or args of its own', () => {
+    const [deployment] = asYaml(template('deployment.yaml')) as Array<{
+      spec: { template: { spec: { containers: Array<Record<string, unknown>> } } };
+    }>;
+    const container = deployment!.spec.template.spec.containers[0]!;
+    expect(container.command).toBeUndefined();
+    expect(container.args).toBeUndefined();
+  });
+
   it('probes liveness on /healthz and readiness on /readyz', () => {
     const [deployment] = asYaml(template('deployment.yaml')) as Array<{
       spec: { template: { spec: { containers: Array<Record<string, { httpGet?: { path: string } }>> } } };
