@@ -37,7 +37,7 @@ cat >"$out/package.json" <<JSON
   "private": true,
   "description": "The Ferry server with its production dependencies (scripts/build-server-bundle.sh).",
   "type": "module",
-  "scripts": { "start": "ferry-server" },
+  "scripts": { "start": "exec ferry-server" },
   "dependencies": {
     "@ferry/contracts": "file:packages/ferry-contracts-$version.tgz",
     "@ferry/dev-tools": "file:packages/ferry-dev-tools-$version.tgz",

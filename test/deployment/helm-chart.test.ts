@@ -227,6 +227,12 @@ describe('what a real cluster needs', () => {
     expect(container.readinessProbe.timeoutSeconds! * 1000).toBeGreaterThan(READINESS_DATABASE_TIMEOUT_MS);
   });
 
+  it('runs the image’s command, which stops on SIGTERM (server-bundle.test.ts): no command or args of its own', () => {
+    const container = containerOf(render()) as { command?: unknown; args?: unknown };
+    expect(container.command).toBeUndefined();
+    expect(container.args).toBeUndefined();
+  });
+
   it('passes trustProxy as TRUST_PROXY, and refuses to render an ingress without it', () => {
     expect(envOf(render(['trustProxy=10.244.0.0/16']), 'TRUST_PROXY')?.value).toBe('10.244.0.0/16');
     expect(refusal(['ingress.enabled=true'])).toMatch(/set trustProxy/);
@@ -246,18 +252,18 @@ describe('what a real cluster needs', () => {
 });
 
 describe('DATABASE_POOL_SIZE from the connection budget and the most pods that can run at once', () => {
-  // Per pod: 2 × pool + 1 (two pools and LISTEN). Pods: maxReplicas (or replicaCount) + maxSurge.
+  // Per pod: pool + 1 (the pool and LISTEN). Pods: maxReplicas (or replicaCount) + maxSurge.
   it.each([
-    ['the defaults: 80 over 10 + 1 pods', 3, []],
-    ['fewer pods get more each: 80 over 4 + 1', 7, ['autoscaling.maxReplicas=4']],
-    ['a bigger budget', 9, ['database.connectionBudget=400', 'autoscaling.maxReplicas=20']],
+    ['the defaults: 80 over 10 + 1 pods', 6, []],
+    ['fewer pods get more each: 80 over 4 + 1', 15, ['autoscaling.maxReplicas=4']],
+    ['a bigger budget', 18, ['database.connectionBudget=400', 'autoscaling.maxReplicas=20']],
     [
       'no autoscaler: replicaCount + a surge of 25 % rounded up',
-      9,
+      19,
       ['autoscaling.enabled=false', 'replicaCount=3', 'rollingUpdate.maxSurge=25%'],
     ],
     [
-      'a pool of your own that fits: 21 pods × 17 ≤ 400',
+      'a pool of your own that fits: 21 pods × 9 ≤ 400',
       8,
       ['database.connectionBudget=400', 'autoscaling.maxReplicas=20', 'database.poolSize=8'],
     ],
@@ -265,14 +271,14 @@ describe('DATABASE_POOL_SIZE from the connection budget and the most pods that c
     expect(poolSize(set)).toBe(expected);
     const pods = Number(set.find((pair) => pair.startsWith('autoscaling.maxReplicas='))?.split('=')[1] ?? 10);
     const budget = Number(set.find((pair) => pair.startsWith('database.connectionBudget='))?.split('=')[1] ?? 80);
-    if (!set.includes('autoscaling.enabled=false')) expect((pods + 1) * (2 * expected + 1)).toBeLessThanOrEqual(budget);
+    if (!set.includes('autoscaling.enabled=false')) expect((pods + 1) * (expected + 1)).toBeLessThanOrEqual(budget);
   });
 
   it.each([
     ['more pods than the budget can hold', ['autoscaling.maxReplicas=40'], /connectionBudget 80 cannot give 41 pods/],
     [
       'a pool of your own that does not fit',
-      ['database.connectionBudget=400', 'autoscaling.maxReplicas=20', 'database.poolSize=10'],
+      ['database.connectionBudget=400', 'autoscaling.maxReplicas=20', 'database.poolSize=20'],
       /21 pods .* x 21 connections = 441, over database\.connectionBudget 400/,
     ],
     ['the variable set by hand', ['config.DATABASE_POOL_SIZE=50'], /set database\.poolSize/],

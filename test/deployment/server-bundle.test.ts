@@ -28,6 +28,7 @@ import {
   waitUntilReady,
 } from '../e2e/support/sandbox.js';
 import { SLOW_HANG_GUARD_MS } from '../support/hang-guard.cjs';
+import { startAndStop } from '../support/stopping.js';
 
 const DEV_ONLY = ['typescript', 'tsx', 'vitest', 'vite', 'esbuild', 'jest', 'playwright', 'verdaccio', 'tsdown'];
 const isDevOnly = (name: string) =>
@@ -160,6 +161,57 @@ describe('scripts/build-server-bundle.sh', () => {
     expect(await manifest.text()).toContain(`"id":"${id}"`);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+
+  describe('stops on SIGTERM and SIGINT however it was started (test/support/stopping.ts)', () => {
+    const dotBin = {
+      way: 'node node_modules/.bin/ferry-server',
+      command: 'node',
+      args: ['node_modules/.bin/ferry-server'],
+    };
+    // The image's command, which the Helm chart runs too (it sets no command of its own).
+    const image = {
+      way: 'the image’s command',
+      command: 'node',
+      args: ['node_modules/@ferry/server/bin/ferry-server.js'],
+    };
+    const npmStart = { way: 'npm start (the folder’s `exec ferry-server`)', command: 'npm', args: ['start'] };
+    it.each([
+      { ...dotBin, signal: 'SIGTERM' },
+      { ...dotBin, signal: 'SIGINT' },
+      { ...image, signal: 'SIGINT' },
+      { ...npmStart, signal: 'SIGTERM' },
+      { ...npmStart, signal: 'SIGINT' },
+    ] as const)('$way, $signal sent to it: the server exits 0', async ({ command, args, signal }) => {
+      const { output, exitCode } = await startAndStop(command, [...args], {
+        cwd: bundle,
+        work,
+        signal,
+        target: 'process',
+      });
+      expect(output).toContain(`"signal":"${signal}"`);
+      expect(await exitCode).toBe(0);
+    });
+
+    it('npx ferry-server, SIGTERM sent to npm: npm’s shell dies without passing it on, and the server stops on its own', async () => {
+      const { output } = await startAndStop('npx', ['ferry-server'], {
+        cwd: bundle,
+        work,
+        signal: 'SIGTERM',
+        target: 'process',
+      });
+      expect(output).toContain('"signal":"parent exited"');
+    });
+
+    it('npx ferry-server, Ctrl-C (SIGINT to the process group): the server stops', async () => {
+      const { output } = await startAndStop('npx', ['ferry-server'], {
+        cwd: bundle,
+        work,
+        signal: 'SIGINT',
+        target: 'group',
+      });
+      expect(output).toContain('"signal":"SIGINT"');
+    });
   });
 
   it('starts in development on its embedded defaults and serves the web funnel it carries', async () => {

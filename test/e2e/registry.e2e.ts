@@ -20,7 +20,8 @@
  *    production --dist dist`; each platform's manifest is fetched as expo-updates does, its
  *    signature verified with the app's certificate and every asset's SHA-256 checked; the release
  *    records the git commit; `npx ferry doctor --dist dist` verifies both updates' signatures.
- * 6. `npx ferry gate` passes (same fingerprint as the production baseline).
+ * 6. `npx ferry gate` passes (same fingerprint as the production baseline); against a server that
+ *    cannot be reached it blocks with an annotation naming `--allow-unreachable`, which lets it pass.
  * 7. A second publish of the same export (`--dist`) sends 0 asset bytes.
  * 8. `npx ferry releases` without a track lists every release with the commit subject as its
  *    message; `npx ferry audit` prints the release.created events as NDJSON, and `--table` a table.
@@ -488,6 +489,28 @@ async function main(): Promise<void> {
         );
       }
       check(/^gate: passed$/m.test(gate.stdout), 'the gate passed');
+    });
+
+    await phase('npx ferry gate --server <nothing listens> (fails safe; --allow-unreachable passes)', async () => {
+      const nowhere = `http://127.0.0.1:${await freePort()}`;
+      const gate = (...extra: string[]) =>
+        ferry('gate', '--base', templateBase, '--platform', 'ios', '--server', nowhere, ...extra);
+      const blocked = await gate();
+      check(blocked.code === 1, `the gate against an unreachable server exited ${blocked.code}`);
+      check(
+        /^::error title=Ferry gate \(ios\)::ios: the baseline could not be read: cannot reach .*--allow-unreachable/m.test(
+          blocked.stdout,
+        ),
+        'the error annotation names the unreachable server and --allow-unreachable',
+      );
+      const allowed = await gate('--allow-unreachable');
+      check(allowed.code === 0, `the gate with --allow-unreachable exited ${allowed.code}`);
+      check(
+        /^::warning title=Ferry gate \(ios\)::.*passing without a decision \(--allow-unreachable\)$/m.test(
+          allowed.stdout,
+        ),
+        'with --allow-unreachable the gate passes with a warning annotation saying so',
+      );
     });
 
     const objects = path.join(dataDir, 'objects');

@@ -17,6 +17,7 @@ import { metricsPlugin } from './metrics/metrics-plugin.js';
 import { otaPlugin } from './ota/ota-plugin.js';
 import { healthPlugin } from './routes/health.js';
 import { ServableWithoutDatabase } from './routes/readiness.js';
+import { type Database, openMigratedDatabase } from './storage/database.js';
 import { databasePlugin } from './storage/database-plugin.js';
 import { objectsPlugin } from './storage/objects/objects-plugin.js';
 import { SERVER_VERSION } from './version.js';
@@ -43,11 +44,30 @@ export interface BuildAppOptions {
  * area is off (FERRY_AREAS) is not registered, so its routes answer the common 404.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { config, now } = options;
-  const { areas } = config;
-  if (areas.ota && !config.releaseToken) {
+  const { config } = options;
+  if (config.areas.ota && !config.releaseToken) {
     throw new Error('buildApp needs config.releaseToken with the OTA area on; main.ts provides a development one.');
   }
+  // Before Fastify: opening may take longer than a plugin may take to load (database-plugin.ts).
+  const newerMigrations: string[] = [];
+  const database = await openMigratedDatabase(config.database, {
+    onNewerMigrations: (names) => newerMigrations.push(...names),
+  });
+  try {
+    return await assemble(options, database, newerMigrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+async function assemble(
+  options: BuildAppOptions,
+  database: Database,
+  newerMigrations: string[],
+): Promise<FastifyInstance> {
+  const { config, now } = options;
+  const { areas } = config;
   const fastPaths = new FastPaths();
   const app = Fastify({
     serverFactory: fastPaths.serverFactory,
@@ -76,7 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyTimeoutMs: config.http.bodyTimeoutMs,
     version: SERVER_VERSION,
   });
-  await app.register(databasePlugin, { target: config.database });
+  await app.register(databasePlugin, { database, newerMigrations });
   // app.metrics, before every plugin that counts into it.
   await app.register(metricsPlugin, { config: config.metrics, areas });
   // Readiness asks the areas what they can serve while the database is down (routes/readiness.ts).

@@ -2,6 +2,7 @@ import { describeAreas } from './config/areas.js';
 import { certificateAnnouncement } from './config/certificate-development-defaults.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { applyDevelopmentDefaults, type DevelopmentNotice } from './config/development-defaults.js';
+import { shouldWatchParent, watchParent } from './parent-watch.js';
 import { tuneHeapForServing } from './serving-heap.js';
 import { SERVER_VERSION } from './version.js';
 
@@ -56,6 +57,10 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  // Started by npm, a signal to npm may stop only npm's shell: its exit stops the server
+  // (parent-watch.ts). Watched from the start; until the app exists there is nothing to drain.
+  let stop: (reason: string) => void = () => process.exit(0);
+  const stopWatchingParent = shouldWatchParent(process.env) ? watchParent(() => stop('parent exited')) : () => {};
   tuneHeapForServing();
   let config = loadConfig();
   let notice: DevelopmentNotice | undefined;
@@ -80,6 +85,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    stopWatchingParent();
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
     await app.close();
@@ -88,6 +94,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  stop = (reason) => void shutdown(reason);
 
   await app.listen({ port: config.port, host: config.host });
 }

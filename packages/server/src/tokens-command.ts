@@ -115,7 +115,7 @@ async function run(args: string[]): Promise<number> {
   }
 
   const config = loadConfig();
-  // One connection is all a command needs (the server's pool size would open them all).
+  // One connection is all a command needs.
   const target = config.database.engine === 'postgres' ? { ...config.database, poolSize: 1 } : config.database;
   const database = await openMigratedDatabase(target);
   try {

@@ -34,12 +34,11 @@ rounds it).
 {{- end -}}
 
 {{/*
-PostgreSQL connections one pod holds with a pool size of N: two pools of N (the server's pool, and
-the one for writes committed asynchronously; packages/server/src/storage/database.ts) and one
-LISTEN connection for cache invalidation.
+PostgreSQL connections one pod holds at most with a pool size of N: its pool of N
+(packages/server/src/storage/database.ts) and one LISTEN connection for cache invalidation.
 */}}
 {{- define "ferry.connectionsPerPod" -}}
-{{- add (mul 2 (int .)) 1 -}}
+{{- add (int .) 1 -}}
 {{- end -}}
 
 {{/*
@@ -54,11 +53,11 @@ all fit: PostgreSQL would refuse the connections of the last pods to start.
 {{- if .Values.database.poolSize -}}
 {{- $pool = int .Values.database.poolSize -}}
 {{- else -}}
-{{- $pool = div (sub (div $budget $pods) 1) 2 -}}
+{{- $pool = sub (div $budget $pods) 1 -}}
 {{- end -}}
 {{- $total := mul $pods (int (include "ferry.connectionsPerPod" $pool)) -}}
 {{- if lt $pool 1 -}}
-{{- fail (printf "database.connectionBudget %d cannot give %d pods (maxReplicas plus maxSurge) a pool of 1 (3 connections each): raise it, or lower autoscaling.maxReplicas, or put PgBouncer in front (docs/deployment.md)" $budget $pods) -}}
+{{- fail (printf "database.connectionBudget %d cannot give %d pods (maxReplicas plus maxSurge) a pool of 1 (2 connections each): raise it, or lower autoscaling.maxReplicas, or put PgBouncer in front (docs/deployment.md)" $budget $pods) -}}
 {{- end -}}
 {{- if gt $total $budget -}}
 {{- fail (printf "database.poolSize %d: %d pods (maxReplicas plus maxSurge) x %d connections = %d, over database.connectionBudget %d" $pool $pods (int (include "ferry.connectionsPerPod" $pool)) $total $budget) -}}

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../server/test/support/engines.js';
@@ -125,18 +126,40 @@ describeEachEngine('ferry gate against a real server', (engine) => {
     expect(run.summary).toContain('| ios | 1.3.0(12) | fp-ios-head | none stored | pass (no-baseline) |');
   });
 
-  it('the baseline endpoint answers 404 (not a Ferry base URL): warns and passes', async () => {
+  it('the baseline endpoint answers 404 without naming the track (not a Ferry base URL): blocks; with --allow-unreachable it warns and passes', async () => {
     const inspector = fakeInspector({
       ios: { runtimeVersion: IOS_RV, fingerprint: 'fp-ios-head' },
       android: { runtimeVersion: ANDROID_RV, fingerprint: 'fp-android-head' },
     });
-    const run = await runCommand(
-      gateCommand({ inspectorFor: inspector }),
-      gateArgs(repo.native, `${server.url}/not-ferry`),
+    const args = gateArgs(repo.native, `${server.url}/not-ferry`);
+    const run = await runCommand(gateCommand({ inspectorFor: inspector }), args);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^::error title=Ferry gate \(ios\)::ios: the baseline endpoint answered 404 .*so it blocks.*--allow-unreachable/m,
     );
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^::warning title=Ferry gate \(ios\)::ios: the baseline endpoint answered 404/m);
-    expect(run.summary).toContain('pass (warning: no decision) (endpoint-not-found)');
+    expect(run.summary).toContain('block (endpoint-not-found)');
+    expect(run.outputs.blocked).toBe('true');
+
+    const allowed = await runCommand(gateCommand({ inspectorFor: inspector }), [...args, '--allow-unreachable']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(
+      /^::warning title=Ferry gate \(ios\)::ios: the baseline endpoint answered 404.*passing without a decision \(--allow-unreachable\)/m,
+    );
+    expect(allowed.summary).toContain('pass (warning: no decision) (endpoint-not-found)');
+  });
+
+  it('--allow-unreachable changes nothing where the server answers: a changed fingerprint still blocks', async () => {
+    const inspector = fakeInspector({
+      ios: { runtimeVersion: IOS_RV, fingerprint: 'fp-ios-head' },
+      android: { runtimeVersion: ANDROID_RV, fingerprint: 'fp-android-base' },
+    });
+    const run = await runCommand(gateCommand({ inspectorFor: inspector }), [
+      ...gateArgs(repo.native, server.url),
+      '--allow-unreachable',
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.summary).toContain('| ios | 1.4.0(17) | fp-ios-head | fp-ios-base | block (native-changed) |');
+    expect(run.stdout).not.toMatch(/^::warning/m);
   });
 
   it('reads OTA_SERVER_URL when --server is not given', async () => {
@@ -173,46 +196,114 @@ describe('ferry gate without a decision', () => {
     expect(inspector.calls).toBeGreaterThan(0);
   });
 
-  it('a refused connection: warns and passes', async () => {
-    const port = await closedPort();
-    const inspector = fakeInspector({
+  const decidable = () =>
+    fakeInspector({
       ios: { runtimeVersion: IOS_RV, fingerprint: 'fp-ios-head' },
       android: { runtimeVersion: ANDROID_RV, fingerprint: 'fp-android-head' },
     });
+
+  it('a refused connection: blocks (exit 1) with an error annotation that names --allow-unreachable', async () => {
+    const port = await closedPort();
     const run = await runCommand(
-      gateCommand({ inspectorFor: inspector }),
+      gateCommand({ inspectorFor: decidable() }),
       gateArgs(repo.native, `http://127.0.0.1:${port}`),
     );
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^::warning title=Ferry gate \(ios\)::ios: the baseline could not be read: cannot reach .*ECONNREFUSED/m,
+      /^::error title=Ferry gate \(ios\)::ios: the baseline could not be read: cannot reach .*ECONNREFUSED\. Without the production baseline the gate cannot decide, so it blocks: .*or pass --allow-unreachable to let it pass with a warning$/m,
     );
-    expect(run.stdout).toMatch(/^::warning title=Ferry gate \(android\)::/m);
+    expect(run.stdout).toMatch(/^::error title=Ferry gate \(android\)::/m);
+    expect(run.stdout).toMatch(/^gate: blocked$/m);
+    expect(run.stderr).toMatch(/the gate blocks this change/);
+    expect(run.summary).toContain('| ios | 1.4.0(17) | fp-ios-head | — | block (unreachable) |');
+    expect(run.outputs.blocked).toBe('true');
   });
 
-  it('a compute error: warns and passes', async () => {
+  it('a refused connection with --allow-unreachable: warns and passes, and the annotation says why', async () => {
+    const port = await closedPort();
+    const run = await runCommand(gateCommand({ inspectorFor: decidable() }), [
+      ...gateArgs(repo.native, `http://127.0.0.1:${port}`),
+      '--allow-unreachable',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^::warning title=Ferry gate \(ios\)::ios: the baseline could not be read: cannot reach .*ECONNREFUSED; passing without a decision \(--allow-unreachable\)$/m,
+    );
+    expect(run.stdout).toMatch(/^::warning title=Ferry gate \(android\)::/m);
+    expect(run.stdout).toMatch(/^gate: passed$/m);
+    expect(run.outputs.blocked).toBe('false');
+  });
+
+  it('a host that does not resolve: blocks', async () => {
+    // .invalid never resolves (RFC 2606).
+    const run = await runCommand(
+      gateCommand({ inspectorFor: decidable() }),
+      gateArgs(repo.native, 'http://ferry-gate-test.invalid'),
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^::error title=Ferry gate \(ios\)::ios: the baseline could not be read: cannot reach http:\/\/ferry-gate-test\.invalid: (ENOTFOUND|EAI_AGAIN)/m,
+    );
+  });
+
+  it.each([
+    [503, 'UNAVAILABLE'],
+    [401, 'UNAUTHORIZED'],
+  ])('a server that answers %i: blocks, naming the status', async (status, code) => {
+    let requests = 0;
+    const answering = http.createServer((_request, response) => {
+      requests += 1;
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { code, message: 'no', details: {} } }));
+    });
+    await new Promise<void>((resolve) => answering.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = answering.address() as net.AddressInfo;
+      const run = await runCommand(gateCommand({ inspectorFor: decidable() }), [
+        ...gateArgs(repo.native, `http://127.0.0.1:${port}`),
+        '--platform',
+        'ios',
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^::error title=Ferry gate \\(ios\\)::ios: the baseline could not be read: the server answered ${status} \\(${code}: no\\)\\. .*so it blocks`,
+          'm',
+        ),
+      );
+      // 5xx is retried (three attempts); a 401 is an answer, asked once.
+      expect(requests).toBe(status >= 500 ? 3 : 1);
+    } finally {
+      await new Promise<void>((resolve) => answering.close(() => resolve()));
+    }
+  });
+
+  it('a compute error: blocks, with --allow-unreachable too', async () => {
     const inspector = fakeInspector({
       ios: new Error('The ios fingerprint lacks the react-native package'),
       android: { runtimeVersion: ANDROID_RV, fingerprint: 'fp-android-head' },
     });
     const port = await closedPort();
-    const run = await runCommand(
-      gateCommand({ inspectorFor: inspector }),
-      gateArgs(repo.native, `http://127.0.0.1:${port}`),
-    );
-    expect(run.code).toBe(0);
+    const run = await runCommand(gateCommand({ inspectorFor: inspector }), [
+      ...gateArgs(repo.native, `http://127.0.0.1:${port}`),
+      '--allow-unreachable',
+    ]);
+    expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^::warning title=Ferry gate \(ios\)::ios: could not resolve runtimeVersion and fingerprint \(The ios fingerprint lacks/m,
+      /^::error title=Ferry gate \(ios\)::ios: could not resolve runtimeVersion and fingerprint \(The ios fingerprint lacks/m,
     );
+    expect(run.stdout).toMatch(/^::warning title=Ferry gate \(android\)::.*--allow-unreachable/m);
   });
 
-  it('no server configured: warns and passes', async () => {
-    const inspector = fakeInspector({
-      ios: { runtimeVersion: IOS_RV, fingerprint: 'a' },
-      android: { runtimeVersion: ANDROID_RV, fingerprint: 'b' },
-    });
-    const run = await runCommand(gateCommand({ inspectorFor: inspector }), gateArgs(repo.native));
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^::warning .*no server given/m);
+  it('no server configured: blocks; with --allow-unreachable it warns and passes', async () => {
+    const run = await runCommand(gateCommand({ inspectorFor: decidable() }), gateArgs(repo.native));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error .*no server given.*--allow-unreachable/m);
+    const allowed = await runCommand(gateCommand({ inspectorFor: decidable() }), [
+      ...gateArgs(repo.native),
+      '--allow-unreachable',
+    ]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^::warning .*no server given/m);
   });
 });

@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import { CliError } from '../cli-error.js';
 import { createExpoProjectInspector } from '../gate/expo-project-inspector.js';
 import { reportGate } from '../gate/gate-report.js';
+import { ALLOW_UNREACHABLE_FLAG } from '../gate/gate-verdict.js';
 import { setOutputs } from '../gate/github-actions.js';
 import type { InspectorFactory } from '../gate/project-inspector.js';
 import { runGate } from '../gate/run-gate.js';
@@ -13,6 +14,7 @@ interface GateOptions {
   server?: string;
   project?: string;
   platform: Platform | 'all';
+  allowUnreachable?: boolean;
 }
 
 export interface GateDependencies {
@@ -22,7 +24,8 @@ export interface GateDependencies {
 
 /**
  * `ferry gate --base <ref>`: the pre-merge gate (spec, "Pre-merge gate"). Publishes nothing; exits
- * 1 only when a platform would be refused with 409 by the production guard. It checks the checked
+ * 1 when a platform would be refused with 409 by the production guard, and when it cannot decide
+ * (gate-verdict.ts: a baseline it cannot read, unless --allow-unreachable). It checks the checked
  * out, installed commit (HEAD): runtimeVersion and fingerprint come from the working tree, so
  * there is no --head to disagree with it.
  */
@@ -37,6 +40,10 @@ export function gateCommand(dependencies: GateDependencies = { inspectorFor: cre
       .option('--server <url>', 'the Ferry server that holds the production baseline (default: $OTA_SERVER_URL)')
       .option('--project <dir>', 'the app directory (default: the current directory)')
       .addOption(new Option('--platform <platform>', 'one platform only').choices([...PLATFORMS, 'all']).default('all'))
+      .option(
+        ALLOW_UNREACHABLE_FLAG,
+        "pass with a warning when the production baseline cannot be read (no server, network failure, an answer that is not the registry's); by default the gate blocks",
+      )
       .action(async (options: GateOptions) => {
         const projectRoot = path.resolve(options.project ?? process.cwd());
         const result = await runGate({
@@ -45,6 +52,7 @@ export function gateCommand(dependencies: GateDependencies = { inspectorFor: cre
           platforms: options.platform === 'all' ? [...PLATFORMS] : [options.platform],
           serverUrl: options.server ?? (process.env.OTA_SERVER_URL || undefined),
           inspector: dependencies.inspectorFor(projectRoot),
+          allowUnreachable: options.allowUnreachable === true,
           fetch: dependencies.fetch,
         });
         await reportGate(result, (line) => process.stdout.write(`${line}\n`));

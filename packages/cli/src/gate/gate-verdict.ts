@@ -49,15 +49,27 @@ export interface GateInput {
   affected: boolean;
   inspection?: Inspection;
   baseline?: BaselineLookup;
+  /**
+   * `--allow-unreachable`: when the production baseline cannot be read (no server, network
+   * failure, a 404 that is not the registry's, another status), pass with a warning instead of
+   * blocking.
+   */
+  allowUnreachable?: boolean;
 }
+
+/** The flag that lets a gate without a readable baseline pass; named in every such annotation. */
+export const ALLOW_UNREACHABLE_FLAG = '--allow-unreachable';
 
 const short = (hash: string) => (hash.length > 12 ? hash.slice(0, 12) : hash);
 
 /**
- * The pre-merge gate's decision for one platform (spec, "Pre-merge gate" rules 1–4). It blocks
- * exactly when the production publish of this commit would get 409 from the guard: both ask the
- * shared rule (nativeChangeVerdict) about the production baseline. Whenever no decision is possible
- * it warns and passes.
+ * The pre-merge gate's decision for one platform (spec, "Pre-merge gate" rules 1–3). It blocks
+ * when the production publish of this commit would get 409 from the guard: both ask the shared rule
+ * (nativeChangeVerdict) about the production baseline. It fails safe where the spec's rule 4 passed
+ * (docs/decisions.md): a baseline that cannot be read blocks unless `allowUnreachable`, since a
+ * wrong server URL would otherwise keep the required check green for ever, and a fingerprint that
+ * cannot be computed blocks, since the production publish of the same commit would fail the same way.
+ * A 404 naming the track is a new track, which passes.
  */
 export function gateVerdict(input: GateInput): PlatformVerdict {
   const { platform } = input;
@@ -73,7 +85,16 @@ export function gateVerdict(input: GateInput): PlatformVerdict {
   const inspection = input.inspection;
   if (!inspection?.ok) {
     const error = inspection && !inspection.ok ? inspection.error : 'not computed';
-    return warn(platform, 'compute-error', `${platform}: could not resolve runtimeVersion and fingerprint (${error})`);
+    return {
+      platform,
+      outcome: 'block',
+      level: 'error',
+      rule: 'compute-error',
+      message:
+        `${platform}: could not resolve runtimeVersion and fingerprint (${error}). The gate cannot decide, ` +
+        'so it blocks; the production publish of this commit would fail the same way. Run the gate where ' +
+        'the app is installed (npm ci) and its config evaluates',
+    };
   }
   const { runtimeVersion, fingerprint } = inspection;
   const known = { runtimeVersion, fingerprint };
@@ -88,20 +109,17 @@ export function gateVerdict(input: GateInput): PlatformVerdict {
     };
   }
   const baseline = input.baseline ?? { kind: 'no-server' as const };
+  const undecided = (rule: GateRule, reason: string) =>
+    cannotReadBaseline(platform, rule, reason, input.allowUnreachable === true, known);
   switch (baseline.kind) {
     case 'no-server':
-      return warn(platform, 'no-server', `${platform}: no server given (--server or OTA_SERVER_URL)`, known);
+      return undecided('no-server', `${platform}: no server given (--server or OTA_SERVER_URL)`);
     case 'unreachable':
-      return warn(platform, 'unreachable', `${platform}: the baseline could not be read: ${baseline.message}`, known);
+      return undecided('unreachable', `${platform}: the baseline could not be read: ${baseline.message}`);
     case 'endpoint-not-found':
-      return warn(platform, 'endpoint-not-found', `${platform}: ${baseline.message}`, known);
+      return undecided('endpoint-not-found', `${platform}: ${baseline.message}`);
     case 'failed':
-      return warn(
-        platform,
-        'baseline-error',
-        `${platform}: the baseline could not be read: ${baseline.message}`,
-        known,
-      );
+      return undecided('baseline-error', `${platform}: the baseline could not be read: ${baseline.message}`);
     case 'no-release':
     case 'found':
       break;
@@ -163,18 +181,36 @@ export function gateVerdict(input: GateInput): PlatformVerdict {
   }
 }
 
-function warn(
+/**
+ * No production baseline to compare with: blocks, naming the way out, unless the run allows it
+ * (then a warning, as the spec's rule 4 had it).
+ */
+function cannotReadBaseline(
   platform: Platform,
   rule: GateRule,
-  message: string,
-  known: { runtimeVersion?: string; fingerprint?: string } = {},
+  reason: string,
+  allowed: boolean,
+  known: { runtimeVersion: string; fingerprint: string },
 ): PlatformVerdict {
+  if (allowed) {
+    return {
+      platform,
+      outcome: 'pass',
+      level: 'warning',
+      rule,
+      message: `${reason}; passing without a decision (${ALLOW_UNREACHABLE_FLAG})`,
+      ...known,
+    };
+  }
   return {
     platform,
-    outcome: 'pass',
-    level: 'warning',
+    outcome: 'block',
+    level: 'error',
     rule,
-    message: `${message}; passing without a decision`,
+    message:
+      `${reason}. Without the production baseline the gate cannot decide, so it blocks: check the server URL ` +
+      `(--server or OTA_SERVER_URL) and that the server answers, or pass ${ALLOW_UNREACHABLE_FLAG} to let it pass ` +
+      'with a warning',
     ...known,
   };
 }

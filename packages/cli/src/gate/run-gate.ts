@@ -11,6 +11,8 @@ export interface GateRun {
   /** Undefined when neither --server nor OTA_SERVER_URL is set. */
   serverUrl?: string;
   inspector: ProjectInspector;
+  /** `--allow-unreachable`: a baseline that cannot be read passes with a warning instead of blocking. */
+  allowUnreachable?: boolean;
   fetch?: typeof fetch;
 }
 
@@ -44,7 +46,9 @@ export async function runGate(run: GateRun): Promise<GateResult> {
           )
         : { kind: 'no-server' };
     }
-    verdicts.push(gateVerdict({ platform, affected: true, inspection, baseline }));
+    verdicts.push(
+      gateVerdict({ platform, affected: true, inspection, baseline, allowUnreachable: run.allowUnreachable }),
+    );
   }
   return { nativeAffected, verdicts, blocked: verdicts.some((verdict) => verdict.outcome === 'block') };
 }

@@ -31,6 +31,10 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)')
     .optional(),
   DATABASE_POOL_SIZE: intFrom('DATABASE_POOL_SIZE', 1, 1000).optional(),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_DIRECT_URL must be a postgres:// URL')
+    .optional(),
   OTA_RELEASE_TOKEN: z.string().min(16, 'OTA_RELEASE_TOKEN must be at least 16 characters').optional(),
   RELEASE_BODY_LIMIT_BYTES: intFrom('RELEASE_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).optional(),
   RELEASE_RATE_LIMIT_PER_MINUTE: intFrom('RELEASE_RATE_LIMIT_PER_MINUTE', 1, 1_000_000).optional(),
@@ -67,8 +71,14 @@ export interface Config {
   shutdownGraceMs: number;
   publicUrl: string;
   dataDir: string;
-  /** poolSize: PostgreSQL connections (DATABASE_POOL_SIZE); unset means DEFAULT_POOL_SIZE in database.ts. */
-  database: { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolSize?: number };
+  /**
+   * poolSize: the most PostgreSQL connections of the pool (DATABASE_POOL_SIZE); unset means
+   * DEFAULT_POOL_SIZE in database.ts. directUrl (DATABASE_DIRECT_URL): where migrations and LISTEN
+   * connect when `url` is a transaction-mode pooler; unset means `url`.
+   */
+  database:
+    | { engine: 'sqlite'; file: string }
+    | { engine: 'postgres'; url: string; poolSize?: number; directUrl?: string };
   /** What this instance serves (FERRY_AREAS, areas.ts); objects and health are always on. */
   areas: Areas;
   /**
@@ -149,6 +159,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
           engine: 'postgres',
           url: env.DATABASE_URL,
           ...(env.DATABASE_POOL_SIZE ? { poolSize: env.DATABASE_POOL_SIZE } : {}),
+          ...(env.DATABASE_DIRECT_URL ? { directUrl: env.DATABASE_DIRECT_URL } : {}),
         }
       : { engine: 'sqlite', file: path.join(dataDir, 'ferry.sqlite') },
     releaseToken: env.OTA_RELEASE_TOKEN,

@@ -35,7 +35,7 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
     const { database } = app;
     metrics.observeDatabase({
       engine: database.engine,
-      ...(database.pool ? { pools: { main: database.pool, ephemeral: database.ephemeralPool } } : {}),
+      ...(database.pool ? { pools: { main: database.pool } } : {}),
     });
     metrics.observeRateLimitBreaker(() => app.rateLimitBreaker?.state.phase);
     app.decorate('metrics', metrics);

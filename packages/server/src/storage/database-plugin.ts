@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Config } from '../config/config.js';
-import { type Database, openMigratedDatabase } from './database.js';
+import type { Database } from './database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,24 +9,29 @@ declare module 'fastify' {
 }
 
 export interface DatabasePluginOptions {
-  target: Config['database'];
+  /** Opened and migrated before the app is built (openMigratedDatabase). */
+  database: Database;
+  /** Migrations a newer Ferry applied that this version does not know (a rolling upgrade, a rollback). */
+  newerMigrations: string[];
 }
 
 /**
- * Opens and migrates the database once, shares it with the feature plugins registered after it,
- * and closes it last (fastify-plugin: the decorator is visible to siblings).
+ * Shares the database with the feature plugins registered after it, and closes it last
+ * (fastify-plugin: the decorator is visible to siblings). It is opened before Fastify loads its
+ * plugins, not in one: a plugin has 10 s (pluginTimeout) to load, and opening PostgreSQL may wait
+ * longer (a connection timeout, another instance's migration lock), or fail, and then the operator
+ * must read why (database-refusal.ts), not "Plugin did not start in time".
  */
 export const databasePlugin = fp<DatabasePluginOptions>(
   async (app, options) => {
-    const database = await openMigratedDatabase(options.target, {
-      onNewerMigrations: (migrations) =>
-        app.log.warn(
-          { migrations },
-          'the database was migrated by a newer Ferry version; running on its schema (migrations are expand-only)',
-        ),
-    });
-    app.decorate('database', database);
-    app.addHook('onClose', async () => database.close());
+    app.decorate('database', options.database);
+    app.addHook('onClose', async () => options.database.close());
+    if (options.newerMigrations.length > 0) {
+      app.log.warn(
+        { migrations: options.newerMigrations },
+        'the database was migrated by a newer Ferry version; running on its schema (migrations are expand-only)',
+      );
+    }
   },
   { name: 'ferry-database' },
 );

@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Sqlite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
+import { asynchronousCommitDialect } from './asynchronous-commit.js';
+import { describeDatabaseRefusal } from './database-refusal.js';
 import type { Engine } from './engine.js';
 import { migrateToLatest } from './migrations/migrator.js';
 import type { DatabaseSchema } from './schema.js';
@@ -16,21 +18,21 @@ export interface Database {
   db: Kysely<DatabaseSchema>;
   /**
    * The same database, for rows a database crash may lose without harm because the flow already
-   * handles their absence (see docs/decisions.md, "Asynchronous commit"). On PostgreSQL its
-   * connections run with synchronous_commit = off: a commit returns without waiting for the WAL
-   * flush, which the WAL writer does shortly after (wal_writer_delay), and a later synchronous commit flushes it
-   * first, so nothing written here can be lost while something committed after it survives.
+   * handles their absence (see docs/decisions.md, "Asynchronous commit"). On PostgreSQL its writes
+   * commit with synchronous_commit = off, set per transaction on the shared pool
+   * (asynchronous-commit.ts): a commit returns without waiting for the WAL flush, which the WAL
+   * writer does shortly after (wal_writer_delay), and a later synchronous commit flushes it first,
+   * so nothing written here can be lost while something committed after it survives.
    * On SQLite it is `db`.
    */
   ephemeral: Kysely<DatabaseSchema>;
-  /** Only for PostgreSQL: where a dedicated connection (LISTEN) connects to. */
+  /**
+   * Only for PostgreSQL: where a connection that must keep its session (LISTEN) connects to:
+   * DATABASE_DIRECT_URL, else DATABASE_URL.
+   */
   url?: string;
-  /** Only for PostgreSQL: the pool, for LISTEN/NOTIFY and advisory locks. */
+  /** Only for PostgreSQL: the one pool behind `db` and `ephemeral`, for NOTIFY, advisory locks and metrics. */
   pool?: pg.Pool;
-  /** Only for PostgreSQL: the pool behind `ephemeral` (its counters are exported as metrics). */
-  ephemeralPool?: pg.Pool;
-  /** Opens every pooled connection (PostgreSQL), so the first burst of requests does not wait for them. */
-  warm?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,10 +72,21 @@ const pgTypes = (driver: typeof pg) => ({
 });
 
 /** How long a request waits for a PostgreSQL connection to open before it answers 503. */
-const CONNECT_TIMEOUT_MS = 10_000;
+export const CONNECT_TIMEOUT_MS = 10_000;
 
-/** PostgreSQL connections per pool when DATABASE_POOL_SIZE is unset. */
-export const DEFAULT_POOL_SIZE = 10;
+/**
+ * PostgreSQL connections of the pool when DATABASE_POOL_SIZE is unset. An instance opens at most
+ * this many plus one (the LISTEN connection): 6. Sized so that the Helm chart's most pods at once,
+ * maxReplicas 10 plus a rolling update's 25 % surge, fit PostgreSQL's default max_connections of
+ * 100 with room for everything else: 13 × 6 = 78 (docs/deployment.md, "Database connections").
+ */
+export const DEFAULT_POOL_SIZE = 5;
+
+/** Connections the pool keeps open while idle: one, so a quiet instance answers its next query without a connect. */
+const MIN_IDLE_CONNECTIONS = 1;
+
+/** An idle connection above the minimum closes after this long: a burst's connections serve the bursts that follow it. */
+const IDLE_TIMEOUT_MS = 60_000;
 
 /**
  * better-sqlite3 compiles a statement on every prepare(), and Kysely's SQLite driver prepares each
@@ -99,51 +112,35 @@ function withStatementCache(sqlite: Sqlite.Database): SqliteDatabase {
 
 export function openDatabase(target: Config['database']): Database {
   if (target.engine === 'postgres') {
-    const size = target.poolSize ?? DEFAULT_POOL_SIZE;
     const driver = loadPg();
-    const types = pgTypes(driver);
-    // A fixed-size pool (min = max, as HikariCP recommends): pg-pool otherwise closes connections
-    // idle for 10 s and opens them again when traffic returns, and opening one (a backend fork,
-    // authentication, a cold catalog cache) costs tens of milliseconds that land on the requests
-    // queued behind it, exactly when a burst arrives. openMigratedDatabase opens them all at start.
-    // Two pools of that size: one as configured, one for `ephemeral` writes.
+    // One pool per instance, connections opened on demand up to DATABASE_POOL_SIZE, one kept while
+    // idle. Every PostgreSQL connection counts against the server's max_connections across all
+    // instances, so an instance holds only what its traffic needs.
     // A database that does not answer (a partition, not a refusal) fails requests with 503 after
     // CONNECT_TIMEOUT_MS instead of holding them for the operating system's TCP timeout.
     const pool = new driver.Pool({
       connectionString: target.url,
-      max: size,
-      min: size,
-      types,
+      max: poolSizeOf(target),
+      min: MIN_IDLE_CONNECTIONS,
+      idleTimeoutMillis: IDLE_TIMEOUT_MS,
+      types: pgTypes(driver),
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    });
-    const ephemeralPool = new driver.Pool({
-      connectionString: target.url,
-      max: size,
-      min: size,
-      types,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      // Set at connection start-up, so it costs no round trip.
-      options: '-c synchronous_commit=off',
     });
     // A client that loses its connection must not crash the process: an idle one reports it on the
     // pool, a checked-out one (inside a transaction, between its queries) on itself. The query
     // that needed it fails with the connection error (503), and the pool discards the client.
-    for (const each of [pool, ephemeralPool]) {
-      each.on('error', () => {});
-      each.on('connect', (client) => client.on('error', () => {}));
-    }
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    const ephemeral = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: ephemeralPool }) });
+    const ephemeral = new Kysely<DatabaseSchema>({ dialect: asynchronousCommitDialect(pool) });
     return {
       engine: 'postgres',
       db,
       ephemeral,
-      url: target.url,
+      url: target.directUrl ?? target.url,
       pool,
-      ephemeralPool,
-      warm: () => Promise.all([warmPool(pool), warmPool(ephemeralPool)]).then(() => {}),
       close: async () => {
-        await Promise.all([db.destroy(), ephemeral.destroy()]);
+        await Promise.all([ephemeral.destroy(), db.destroy()]);
       },
     };
   }
@@ -158,10 +155,31 @@ export function openDatabase(target: Config['database']): Database {
   return { engine: 'sqlite', db, ephemeral: db, close: () => db.destroy() };
 }
 
-/** Opens every connection the pool may hold, so the first burst of requests does not wait for them. */
-async function warmPool(pool: pg.Pool): Promise<void> {
-  const clients = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
-  for (const client of clients) client.release();
+/** DATABASE_POOL_SIZE, or its default. */
+export const poolSizeOf = (target: Extract<Config['database'], { engine: 'postgres' }>): number =>
+  target.poolSize ?? DEFAULT_POOL_SIZE;
+
+/**
+ * Applies pending migrations on a connection of their own to DATABASE_DIRECT_URL (else
+ * DATABASE_URL), closed afterwards: Kysely's migrator holds a session-level advisory lock, which
+ * needs a connection that keeps its session, and through a transaction-mode pooler the pool's would not.
+ */
+async function migratePostgres(
+  target: Extract<Config['database'], { engine: 'postgres' }>,
+  options: OpenMigratedOptions,
+): Promise<void> {
+  const url = target.directUrl ?? target.url;
+  const pool = new (loadPg().Pool)({ connectionString: url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on('error', () => {});
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    const { newer } = await migrateToLatest(db, 'postgres').catch((error: unknown) => {
+      throw refusalOr(error, target, target.directUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL');
+    });
+    if (newer.length > 0) options.onNewerMigrations?.(newer);
+  } finally {
+    await db.destroy();
+  }
 }
 
 export interface OpenMigratedOptions {
@@ -169,16 +187,48 @@ export interface OpenMigratedOptions {
   onNewerMigrations?: (names: string[]) => void;
 }
 
-/** Opens the database, applies every pending migration and, for PostgreSQL, opens the pool's connections. */
+/** The operator's sentence for a refused connection (database-refusal.ts), or the error as it was. */
+function refusalOr(
+  error: unknown,
+  target: Extract<Config['database'], { engine: 'postgres' }>,
+  variable: 'DATABASE_URL' | 'DATABASE_DIRECT_URL',
+): unknown {
+  const url = variable === 'DATABASE_DIRECT_URL' ? (target.directUrl ?? target.url) : target.url;
+  const cause = error instanceof Error && /^Database migration .* failed: /.test(error.message) ? error.cause : error;
+  const message = describeDatabaseRefusal(cause ?? error, {
+    variable,
+    url,
+    poolSize: poolSizeOf(target),
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+  });
+  return message ? new DatabaseRefused(message, { cause: error }) : error;
+}
+
+/** PostgreSQL refused or did not answer at start-up; the message says why and what to do. */
+export class DatabaseRefused extends Error {
+  override name = 'DatabaseRefused';
+}
+
+/**
+ * Opens the database and applies every pending migration; for PostgreSQL, also checks that the
+ * pool connects (DATABASE_URL may be a pooler, migrations go direct) and keeps that connection.
+ * A refused connection fails with DatabaseRefused, whose message names the cause and the fix.
+ */
 export async function openMigratedDatabase(
   target: Config['database'],
   options: OpenMigratedOptions = {},
 ): Promise<Database> {
+  if (target.engine === 'postgres') await migratePostgres(target, options);
   const database = openDatabase(target);
   try {
-    const { newer } = await migrateToLatest(database.db, database.engine);
-    if (newer.length > 0) options.onNewerMigrations?.(newer);
-    await database.warm?.();
+    if (target.engine === 'postgres') {
+      await sql`select 1`.execute(database.db).catch((error: unknown) => {
+        throw refusalOr(error, target, 'DATABASE_URL');
+      });
+    } else {
+      const { newer } = await migrateToLatest(database.db, database.engine);
+      if (newer.length > 0) options.onNewerMigrations?.(newer);
+    }
   } catch (error) {
     await database.close();
     throw error;

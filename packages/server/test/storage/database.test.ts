@@ -23,33 +23,45 @@ describeEachEngine('Database', (engine) => {
     return;
   }
 
-  it('commits synchronously, except through the ephemeral handle', async () => {
-    const setting = async (db: Database['db']) =>
-      (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]?.synchronous_commit;
-    expect(await setting(database.db)).toBe('on');
-    expect(await setting(database.ephemeral)).toBe('off');
+  /** A state row whose id records synchronous_commit as the statement that wrote it saw it. */
+  const insertState = (db: Database['db'], tag: string) =>
+    db
+      .insertInto('certificate_authentication_states')
+      .values({
+        id: sql<string>`${tag} || ':' || current_setting('synchronous_commit')`,
+        state_hash: `${tag}-${Date.now()}`,
+        user_id: 'u',
+        vendor: 'VENDOR_A',
+        document: 'resident-certificate',
+        provider: 'provider_a',
+        assignment_id: null,
+        status: 'pending',
+        lease_until: null,
+        expires_at: Date.now() + 60_000,
+        created_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  const setting = async (db: Database['db']) =>
+    (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]?.synchronous_commit;
+
+  it('commits synchronously, except what is written through the ephemeral handle', async () => {
+    expect((await insertState(database.db, 'main')).id).toBe('main:on');
+    expect((await insertState(database.ephemeral, 'ephemeral')).id).toBe('ephemeral:off');
+    // In a transaction of the ephemeral handle too, which sets it once at its start.
+    const inTransaction = await database.ephemeral.transaction().execute((trx) => insertState(trx, 'transaction'));
+    expect(inTransaction.id).toBe('transaction:off');
+    // SET LOCAL ends with its transaction: the pool's connections stay synchronous for everyone else.
+    for (let i = 0; i < 3; i++) expect(await setting(database.db)).toBe('on');
   });
 
-  it('opens every connection of both pools at start and keeps them', async () => {
-    const count = async () =>
-      Number(
-        (
-          await sql<{
-            n: string;
-          }>`select count(*) as n from pg_stat_activity where datname = current_database()`.execute(database.db)
-        ).rows[0]?.n,
-      );
-    expect(await count()).toBe(6);
-    expect(database.pool?.totalCount).toBe(3);
-  });
-
-  it('a write through one handle is seen at once through the other', async () => {
-    const id = `state-${Date.now()}`;
-    await database.ephemeral
+  it('a write through the ephemeral handle that fails leaves its transaction rolled back', async () => {
+    const { id } = await insertState(database.ephemeral, 'twice');
+    const duplicate = database.ephemeral
       .insertInto('certificate_authentication_states')
       .values({
         id,
-        state_hash: id,
+        state_hash: `dup-${Date.now()}`,
         user_id: 'u',
         vendor: 'VENDOR_A',
         document: 'resident-certificate',
@@ -61,6 +73,38 @@ describeEachEngine('Database', (engine) => {
         created_at: Date.now(),
       })
       .execute();
+    await expect(duplicate).rejects.toMatchObject({ code: '23505' });
+    // The connection went back to the pool outside any transaction: the next statements work.
+    expect((await insertState(database.ephemeral, 'after')).id).toBe('after:off');
+    expect(await setting(database.db)).toBe('on');
+  });
+
+  it('holds one pool, opened on demand up to its size: one connection after start', async () => {
+    const count = async () =>
+      Number(
+        (
+          await sql<{
+            n: string;
+          }>`select count(*) as n from pg_stat_activity where datname = current_database()`.execute(database.db)
+        ).rows[0]?.n,
+      );
+    const fresh = await openMigratedDatabase(testDb.target);
+    try {
+      // The migration's own connection is closed; the pool keeps the one start-up checked.
+      expect(fresh.pool?.totalCount).toBe(1);
+      expect(fresh.pool?.options.max).toBe(3);
+      const before = await count();
+      // Three queries at once need three connections; a fourth waits for one of them.
+      await Promise.all(Array.from({ length: 4 }, () => sql`select pg_sleep(0.05)`.execute(fresh.db)));
+      expect(fresh.pool?.totalCount).toBe(3);
+      expect(await count()).toBe(before + 2);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a write through one handle is seen at once through the other', async () => {
+    const { id } = await insertState(database.ephemeral, `seen-${Date.now()}`);
     const row = await database.db
       .selectFrom('certificate_authentication_states')
       .select('id')

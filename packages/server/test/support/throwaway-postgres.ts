@@ -34,7 +34,10 @@ export function throwawayPostgresProblem(): string | undefined {
   return undefined;
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+/** `settings`: server settings for the cluster (`-c name=value`), e.g. a small max_connections. */
+export async function startThrowawayPostgres(
+  options: { settings?: Record<string, string | number> } = {},
+): Promise<ThrowawayPostgres> {
   const bin = binDir();
   if (!bin) throw new Error('no PostgreSQL server binaries');
   const port = await freePort();
@@ -54,9 +57,11 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
   const data = path.join(dir, 'data');
   asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const settings = Object.entries(options.settings ?? {}).map(([name, value]) => ` -c ${name}=${value}`);
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${settings.join('')}`;
   // -w: pg_ctl returns once the server accepts connections (or fails): readiness, not a sleep.
-  const start = () => asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  const start = () =>
+    asPostgres('pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'log'), '-w', 'start']);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -55,11 +55,11 @@ export class PostgresReleaseNotifications {
 
   private async connect(): Promise<void> {
     if (this.closing) return;
-    const client = new (loadPg().Client)({
-      connectionString: this.options.url,
-      application_name: LISTENER_APPLICATION_NAME,
-      keepAlive: true,
-    });
+    // In the URL: pg lets a connection string's parameters override the options beside it, and an
+    // operator's URL may name its own application_name (which the pool's connections then carry).
+    const url = new URL(this.options.url);
+    url.searchParams.set('application_name', LISTENER_APPLICATION_NAME);
+    const client = new (loadPg().Client)({ connectionString: url.toString(), keepAlive: true });
     this.client = client;
     let lost = false;
     const onLost = (error?: Error) => {

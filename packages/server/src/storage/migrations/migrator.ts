@@ -95,6 +95,6 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
     if (!error && !failed) return { newer };
     const cause = error instanceof Error ? error.message : String(error ?? 'unknown error');
     if (attempt === 1 && !failed && cause.includes('previously executed migration')) continue;
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause}`, { cause: error });
   }
 }
