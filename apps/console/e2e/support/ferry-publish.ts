@@ -28,6 +28,8 @@ publishCommand(() => ({
     android: { runtimeVersion, package: 'com.example.console' },
     updates: { requestHeaders: { 'expo-channel-name': 'production' } },
   }),
+  // The synthetic app embeds no certificate: publish warns and goes on, as for such an app.
+  codeSigning: async () => undefined,
   fingerprint: async () => ({ hash: process.env.FERRY_E2E_FINGERPRINT ?? 'fp-console-e2e-android-0123456789abcdef' }),
   git: { commit: async () => 'c0ffee1234567890', branch: async () => 'main' },
 }))(program);

@@ -175,7 +175,9 @@ describeEachEngine('release day', (engine) => {
   it(`${CROWD} devices ask another instance for a track just published through the first: signed once, at publish`, async () => {
     // A second instance on the same database, running before the publish: the track is new to it,
     // so its cache has nothing for it (on PostgreSQL the publish's notification also drops it).
-    const fresh = await startTestServer(engine, { database: publisher.database });
+    // Both answer at one public URL, as instances behind one load balancer do: manifests name
+    // assets by the configured base, so they were signed once for it, at publish.
+    const fresh = await startTestServer(engine, { database: publisher.database, env: { PUBLIC_URL: publisher.url } });
     const signatures = vi.spyOn(NodeManifestSigner.prototype, 'signatureHeader');
     const { id } = await publishRelease(publisher, {
       channel: 'production',
