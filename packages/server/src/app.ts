@@ -16,7 +16,7 @@ import { publicUrlResolver } from './http/public-url.js';
 import { metricsPlugin } from './metrics/metrics-plugin.js';
 import { otaPlugin } from './ota/ota-plugin.js';
 import { healthPlugin } from './routes/health.js';
-import { ServableWithoutDatabase } from './routes/readiness.js';
+import { ServableWithoutDatabase, StartupWork } from './routes/readiness.js';
 import { type Database, openMigratedDatabase } from './storage/database.js';
 import { databasePlugin } from './storage/database-plugin.js';
 import { objectsPlugin } from './storage/objects/objects-plugin.js';
@@ -26,6 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Requests answered before routing (http/fast-paths.ts). */
     fastPaths: FastPaths;
+    /** What the instance does once it listens; /readyz answers 503 until it is done (routes/readiness.ts). */
+    startupWork: StartupWork;
   }
 }
 
@@ -99,9 +101,15 @@ async function assemble(
   await app.register(databasePlugin, { database, newerMigrations });
   // app.metrics, before every plugin that counts into it.
   await app.register(metricsPlugin, { config: config.metrics, areas });
-  // Readiness asks the areas what they can serve while the database is down (routes/readiness.ts).
+  // Readiness asks the areas what they can serve while the database is down, and waits for the
+  // work they do once the instance listens (routes/readiness.ts).
   const servableWithoutDatabase = new ServableWithoutDatabase();
-  await app.register(healthPlugin, { servable: servableWithoutDatabase });
+  const startupWork = new StartupWork();
+  app.decorate('startupWork', startupWork);
+  app.addHook('onListen', async () => {
+    void startupWork.start();
+  });
+  await app.register(healthPlugin, { servable: servableWithoutDatabase, startup: startupWork });
   await app.register(objectsPlugin, {
     config: config.objects,
     objectsBaseUrl,
@@ -124,6 +132,7 @@ async function assemble(
       objects: config.objects,
       objectsBaseUrl,
       servableWithoutDatabase,
+      startupWork,
       now,
     });
   }

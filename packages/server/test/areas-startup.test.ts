@@ -85,7 +85,7 @@ async function expectNotFound(response: Response): Promise<void> {
 describe('NODE_ENV=production with one area', () => {
   it('FERRY_AREAS=ota starts with only the OTA variables and says so', async () => {
     const server = spawnServer({ DATA_DIR: dataDir(), FERRY_AREAS: 'ota', ...OTA_VARIABLES });
-    const url = await server.listening;
+    const url = await server.ready();
     expect(server.output()).toMatch(/"msg":"areas: ota on, certificates off"/);
     expect(server.output()).not.toMatch(/simulator/i);
     expect(server.output()).not.toMatch(/DEVELOPMENT mode/);

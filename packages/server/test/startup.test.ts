@@ -29,7 +29,7 @@ describe('npm start (the real entry point)', () => {
   it('runs with zero configuration: creates DATA_DIR, prints a release token once, warns about development mode', async () => {
     const dataDir = tempDir();
     const first = spawnServer({ DATA_DIR: dataDir });
-    const url = await first.listening;
+    const url = await first.ready();
     const token = fs.readFileSync(path.join(dataDir, 'dev/release-token'), 'utf8').trim();
     expect(first.output()).toContain(token);
     expect(first.output()).toMatch(/DEVELOPMENT mode/);

@@ -29,9 +29,16 @@ const config = loadConfig({
   RELEASE_RATE_LIMIT_PER_MINUTE: '1000000',
   // (e) also starts instances without the start-up warm-up, to show what it changes.
   ...(process.env.BENCH_WARM_UP ? { MANIFEST_WARM_UP_REQUESTS: process.env.BENCH_WARM_UP } : {}),
+  // bench:idle-tracks shortens the TTL and the stale-if-error limit, so an idle hour takes seconds.
+  ...(process.env.BENCH_CACHE_TTL_SECONDS ? { MANIFEST_CACHE_TTL_SECONDS: process.env.BENCH_CACHE_TTL_SECONDS } : {}),
+  ...(process.env.BENCH_STALE_IF_ERROR_SECONDS
+    ? { MANIFEST_STALE_IF_ERROR_SECONDS: process.env.BENCH_STALE_IF_ERROR_SECONDS }
+    : {}),
 });
 const app = await buildApp({ config });
 await app.listen({ port: Number(port), host: '127.0.0.1' });
+// Started as a load balancer sees it: once /readyz would answer, the cache loaded and warm.
+await app.startupWork.start();
 const stop = () => void app.close().finally(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('disconnect', stop);

@@ -58,6 +58,8 @@ describe('signing configuration', () => {
     ['a GC grace period over 30 days', { ASSET_GC_GRACE_SECONDS: '2592001' }, /ASSET_GC_GRACE_SECONDS/],
     ['a warm-up that is not a number', { MANIFEST_WARM_UP_REQUESTS: 'lots' }, /MANIFEST_WARM_UP_REQUESTS/],
     ['a warm-up over 100,000 requests', { MANIFEST_WARM_UP_REQUESTS: '100001' }, /MANIFEST_WARM_UP_REQUESTS/],
+    ['a cache of 0 MiB', { MANIFEST_CACHE_MAX_MB: '0' }, /MANIFEST_CACHE_MAX_MB/],
+    ['a cache size that is not a number', { MANIFEST_CACHE_MAX_MB: '64M' }, /MANIFEST_CACHE_MAX_MB/],
   ])('%s stops start-up naming the variable', (_name, env, message) => {
     expect(failure(env)).toMatch(message);
   });
@@ -79,6 +81,7 @@ describe('signing configuration', () => {
       keyId: 'prod-2026',
       manifestCacheTtlSeconds: 30,
       manifestStaleIfErrorSeconds: 3_600,
+      manifestCacheMaxMb: 64,
       assetGcGraceSeconds: 86_400,
       manifestWarmUpRequests: 2_000,
     });
@@ -87,6 +90,10 @@ describe('signing configuration', () => {
   it('reads the stale-if-error limit (0 turns it off)', () => {
     expect(load({ MANIFEST_STALE_IF_ERROR_SECONDS: '600' }).updates.manifestStaleIfErrorSeconds).toBe(600);
     expect(load({ MANIFEST_STALE_IF_ERROR_SECONDS: '0' }).updates.manifestStaleIfErrorSeconds).toBe(0);
+  });
+
+  it('reads the manifest cache size in MiB', () => {
+    expect(load({ MANIFEST_CACHE_MAX_MB: '256' }).updates.manifestCacheMaxMb).toBe(256);
   });
 
   it('reads the start-up warm-up (0 turns it off)', () => {

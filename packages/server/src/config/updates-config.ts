@@ -26,6 +26,12 @@ export interface UpdatesConfig {
    * MANIFEST_STALE_IF_ERROR_SECONDS; 0 turns it off). See ota/manifest/cache-freshness.ts.
    */
   manifestStaleIfErrorSeconds: number;
+  /**
+   * What the manifest cache may hold, in MiB by its own estimate of each track's entry
+   * (MANIFEST_CACHE_MAX_MB; ota/manifest/manifest-cache.ts, entryBytes). docs/configuration.md
+   * gives the tracks that fit per manifest size.
+   */
+  manifestCacheMaxMb: number;
   /** Asset garbage collection never deletes an object younger than this (ASSET_GC_GRACE_SECONDS). */
   assetGcGraceSeconds: number;
   /**
@@ -58,6 +64,12 @@ const UpdatesEnv = z.object({
     .regex(/^\d+$/, 'MANIFEST_STALE_IF_ERROR_SECONDS must be a whole number')
     .transform(Number)
     .refine((n) => n <= 7 * 86_400, 'MANIFEST_STALE_IF_ERROR_SECONDS must be at most 604800 (7 days)')
+    .optional(),
+  MANIFEST_CACHE_MAX_MB: z
+    .string()
+    .regex(/^\d+$/, 'MANIFEST_CACHE_MAX_MB must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 65_536, 'MANIFEST_CACHE_MAX_MB must be between 1 and 65536')
     .optional(),
   ASSET_GC_GRACE_SECONDS: z
     .string()
@@ -116,6 +128,7 @@ export function loadUpdatesConfig(rawEnv: Env, production: boolean): UpdatesConf
     keyId,
     manifestCacheTtlSeconds: env.MANIFEST_CACHE_TTL_SECONDS ?? 60,
     manifestStaleIfErrorSeconds: env.MANIFEST_STALE_IF_ERROR_SECONDS ?? 3_600,
+    manifestCacheMaxMb: env.MANIFEST_CACHE_MAX_MB ?? 64,
     assetGcGraceSeconds: env.ASSET_GC_GRACE_SECONDS ?? 86_400,
     manifestWarmUpRequests: env.MANIFEST_WARM_UP_REQUESTS ?? MANIFEST_WARM_UP_DEFAULT,
   };

@@ -20,7 +20,7 @@ import { releasesRoute } from '../routes/api/updates/releases.js';
 import { rollbackRoute } from '../routes/api/updates/rollback.js';
 import { rolloutsRoute } from '../routes/api/updates/rollouts.js';
 import { consoleAppRoutes, DEFAULT_CONSOLE_ROOT } from '../routes/console-app.js';
-import type { ServableWithoutDatabase } from '../routes/readiness.js';
+import type { ServableWithoutDatabase, StartupWork } from '../routes/readiness.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { AssetUrls } from './assets/asset-urls.js';
@@ -54,6 +54,8 @@ export interface OtaPluginOptions {
   objectsBaseUrl: () => string;
   /** Readiness counts the manifests this area can still serve while the database is down. */
   servableWithoutDatabase?: ServableWithoutDatabase;
+  /** Where the area puts what it does once the instance listens (loading and warming the cache). */
+  startupWork?: StartupWork;
   now?: () => Date;
 }
 
@@ -81,6 +83,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     log: app.log,
     ttlMs: options.updates.manifestCacheTtlSeconds * 1000,
     staleMs: options.updates.manifestStaleIfErrorSeconds * 1000,
+    maxBytes: options.updates.manifestCacheMaxMb * 2 ** 20,
     metrics: app.metrics,
   });
   options.servableWithoutDatabase?.add(() => manifests.servableTracks());
@@ -107,29 +110,36 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     : undefined;
   await notifications?.start();
   app.addHook('onClose', async () => notifications?.close());
-  // Before the first request: listen() waits for onReady, so traffic meets a warm cache, and a
-  // manifest path V8 has already optimised (manifest-warm-up.ts).
-  app.addHook('onReady', async () => {
+  // Once listening, before the instance reports ready: traffic a load balancer sends meets a warm
+  // cache, and a manifest path V8 has already optimised (manifest-warm-up.ts). Not before
+  // listening: that would run inside a hook Fastify kills after a fixed time (routes/readiness.ts).
+  let warmed: WarmedTrack[] = [];
+  options.startupWork?.add(async () => {
     const started = performance.now();
-    let tracks: WarmedTrack[] = [];
     try {
-      tracks = await manifests.warm(MANIFEST_CACHE_MAX_TRACKS);
-      app.log.info({ tracks: tracks.length, ms: Math.round(performance.now() - started) }, 'manifest cache loaded');
+      warmed = await manifests.warm(MANIFEST_CACHE_MAX_TRACKS);
+      app.log.info({ tracks: warmed.length, ms: Math.round(performance.now() - started) }, 'manifest cache loaded');
     } catch (err) {
       app.log.warn({ err }, 'could not load the manifest cache at start-up; tracks load on first request');
     }
+  });
+  options.startupWork?.add(async () => {
     // With request lines logged (debug), the fast path steps aside and every warm-up request would be a log line.
     const listener = app.fastPaths.listener;
     if (!listener || logsRequestLines(app.log)) return;
     try {
-      const warmed = await warmUpManifestPath(listener, tracks, options.updates.manifestWarmUpRequests);
-      if (warmed.sent > 0) app.log.info(warmed, 'manifest path warmed up');
+      const result = await warmUpManifestPath(listener, warmed, options.updates.manifestWarmUpRequests);
+      if (result.sent > 0) app.log.info(result, 'manifest path warmed up');
     } catch (err) {
       app.log.warn({ err }, 'could not warm up the manifest path; the first requests run it cold');
     } finally {
+      // The warm-up's answers are not devices' (it ends before the instance reports ready).
       app.metrics.forgetManifestAnswers();
     }
   });
+  // Tracks nobody asks for stay warm: reloaded in the background past their TTL.
+  manifests.startRefreshing();
+  app.addHook('onClose', async () => manifests.stopRefreshing());
 
   const gcStore = new KyselyGcStore(database);
   const deletions = new AssetDeletions(database, { now: options.now && (() => options.now!().getTime()) });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
-import { DependencyUnavailable } from '../errors/domain-error.js';
-import { readiness, type ServableWithoutDatabase } from './readiness.js';
+import { DependencyUnavailable, DomainError } from '../errors/domain-error.js';
+import { readiness, type ServableWithoutDatabase, type StartupWork } from './readiness.js';
 
 /**
  * How long readiness waits for the database before it counts it unreachable. Below the chart's
@@ -13,6 +13,8 @@ export const READINESS_DATABASE_TIMEOUT_MS = 2_000;
 export interface HealthPluginOptions {
   /** What the areas can serve without the database (readiness.ts). */
   servable: ServableWithoutDatabase;
+  /** What the instance does once it listens; it is not ready before that is done. */
+  startup: StartupWork;
 }
 
 /** Whether the database answers `select 1` within READINESS_DATABASE_TIMEOUT_MS; the failure if not. */
@@ -40,7 +42,7 @@ async function probeDatabase(run: () => Promise<unknown>): Promise<{ reachable: 
 /**
  * Liveness and readiness, for every area. /healthz never touches the database, so a liveness probe
  * never restarts an instance for a database outage. /readyz says whether the instance should get
- * traffic (readiness.ts): 200 `ready`, 200 `degraded` while the database is unreachable but cached
+ * traffic (readiness.ts): 503 while `starting`, 200 `ready`, 200 `degraded` while the database is unreachable but cached
  * manifests can still be served, 503 when the instance can serve nothing.
  */
 export const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (app, options) => {
@@ -50,7 +52,20 @@ export const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (app,
   app.get('/readyz', { schema: { hide: true } }, async (request) => {
     const probe = await probeDatabase(() => sql`select 1`.execute(database.db));
     const servable = probe.reachable ? 0 : options.servable.count();
-    const state = readiness({ databaseReachable: probe.reachable, servableWithoutDatabase: servable });
+    const state = readiness({
+      starting: options.startup.pending,
+      databaseReachable: probe.reachable,
+      servableWithoutDatabase: servable,
+    });
+    if (state === 'starting') {
+      throw new DomainError(
+        'unavailable',
+        'UNAVAILABLE',
+        'The instance is starting: it is loading its manifest cache. Try again shortly.',
+        { starting: true },
+        1,
+      );
+    }
     if (state === 'ready') return { status: 'ready', database: database.engine };
     if (state === 'degraded') {
       request.log.warn(

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitUntilReady } from '../../../../test/e2e/support/sandbox.js';
 import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -18,6 +19,11 @@ export interface SpawnedServer {
   waitForOutput(pattern: RegExp): Promise<void>;
   /** Resolves with the listening URL, or rejects with everything printed if the process exits first. */
   listening: Promise<string>;
+  /**
+   * Resolves with the URL once /readyz answers 2xx (the start-up work done), as a load balancer
+   * waits; rejects with everything printed if the process exits first.
+   */
+  ready(): Promise<string>;
   /** The exit code, once the process has exited and everything it printed has been read. */
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -27,9 +33,17 @@ export interface SpawnedServer {
  * Runs the real entry point as a child process: its TypeScript source (through tsx, so a test sees
  * the sources as they are), or with `built` the built bin that `npm start` runs.
  */
-export function spawnServer(env: Record<string, string>, options: { built?: boolean } = {}): SpawnedServer {
+export function spawnServer(
+  env: Record<string, string>,
+  options: {
+    built?: boolean;
+    /** A command that runs the server's command line (e.g. one that moves it into a cgroup first). */
+    wrapper?: string[];
+  } = {},
+): SpawnedServer {
   const args = options.built ? [builtBin] : ['--conditions=@ferry/source', '--import', 'tsx', mainFile];
-  const child = spawn(process.execPath, args, {
+  const [command, ...commandArgs] = [...(options.wrapper ?? []), process.execPath, ...args] as [string, ...string[]];
+  const child = spawn(command, commandArgs, {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',
@@ -80,6 +94,11 @@ export function spawnServer(env: Record<string, string>, options: { built?: bool
     output: () => out,
     waitForOutput,
     listening,
+    ready: async () => {
+      const url = await listening;
+      await waitUntilReady(`${url}/readyz`, exited, () => out);
+      return url;
+    },
     exited,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null) child.kill(signal);

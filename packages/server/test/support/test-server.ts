@@ -101,6 +101,8 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     webRoot: options.webRoot,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // As a load balancer waits for /readyz: the cache is loaded and the manifest path warm.
+  await app.startupWork.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;

@@ -1,8 +1,10 @@
 import type { Track } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  BACKGROUND_RELOADS,
   entryBytes,
   KeptSlot,
+  MANIFEST_CACHE_MAX_BYTES,
   ManifestCache,
   RECENCY_RESOLUTION_MS,
   type ServedEntry,
@@ -132,6 +134,16 @@ describe('ManifestCache', () => {
   it('counts both namespaces of an entry, bodies and multipart alike', () => {
     expect(entryBytes(entry('a', 1_000))).toBe(512 + 2 * (1_000 * 2 + 1_200));
     expect(entryBytes(entry(undefined))).toBe(512);
+  });
+
+  it.each([
+    // manifest JSON bytes, tracks that fit in the default 64 MiB (docs/configuration.md)
+    [2_048, 5_080],
+    [10_240, 1_080],
+    [51_200, 218],
+  ])('a %i-byte manifest: the default bound holds about %i tracks (the figures the docs give)', (bytes, tracks) => {
+    const fit = Math.floor(MANIFEST_CACHE_MAX_BYTES / entryBytes(entry('a', bytes)));
+    expect(Math.abs(fit - tracks) / tracks).toBeLessThan(0.02);
   });
 
   it('prime makes a just-published release the answer, and outruns a load that started before it', async () => {
@@ -430,6 +442,68 @@ describe('ManifestCache past the TTL (stale-while-revalidate, stale-if-error)', 
     expect(cache.slot(key, at(1_000))).toBeDefined();
     expect(cache.slot(key, at(1_001))).toBeUndefined();
     expect(loads.pending).toBe(0);
+  });
+
+  /** `count` tracks loaded at 0 on a clock the test moves (TTL 1,000, stale-if-error 10,000). */
+  async function manyTracks(count: number) {
+    const origin = 1_000_000;
+    let now = origin;
+    const loads = controlledLoads();
+    const cache = new ManifestCache({ load: loads.load, ttlMs: 1_000, staleMs: 10_000, now: () => now });
+    const tracks = Array.from({ length: count }, (_, i): Track => ({ ...track, runtimeVersion: `idle-${i}` }));
+    for (const each of tracks) {
+      const loading = cache.entry(each);
+      loads.resolveNext('a');
+      await loading;
+    }
+    return { cache, loads, tracks, at: (time: number) => (now = origin + time) };
+  }
+
+  it('refreshDue reloads the tracks nobody asked for past their TTL, a few at a time, so none reaches its limit', async () => {
+    const { cache, loads, tracks, at } = await manyTracks(10);
+    expect(cache.refreshDue(at(1_000))).toBe(0);
+    expect(cache.refreshDue(at(1_001))).toBe(10);
+    expect(loads.pending).toBe(BACKGROUND_RELOADS);
+    expect(cache.reloadsPending).toBe(10);
+    // Queued or under way: not queued again.
+    expect(cache.refreshDue(at(1_002))).toBe(0);
+    while (loads.pending > 0) {
+      loads.resolveNext('b');
+      await settled();
+    }
+    expect(loads.calls).toBe(10 + 10);
+    expect(cache.reloadsPending).toBe(0);
+    // Past the limit of the first loads (11,000): every track is still served (and reloaded again
+    // in the background, its reload past its own TTL).
+    for (const each of tracks) expect(cache.slot(trackKey(each), at(11_500))?.entry.head?.id).toBe('b');
+  });
+
+  it('a lookup past the TTL is answered from the entry and waits its turn behind the background reloads', async () => {
+    const { cache, loads, tracks, at } = await manyTracks(6);
+    cache.refreshDue(at(1_001));
+    const last = trackKey(tracks.at(-1)!);
+    expect(cache.slot(last, at(1_002))?.entry.head?.id).toBe('a');
+    expect(loads.pending).toBe(BACKGROUND_RELOADS);
+    while (loads.pending > 0) {
+      loads.resolveNext('b');
+      await settled();
+    }
+    expect(loads.calls).toBe(6 + 6);
+    expect(cache.slot(last, at(1_003))?.entry.head?.id).toBe('b');
+  });
+
+  it('a reload queued for a track that is published meanwhile is skipped', async () => {
+    const { cache, loads, tracks, at } = await manyTracks(BACKGROUND_RELOADS + 1);
+    cache.refreshDue(at(1_001));
+    // The least recently used is queued last: it waits for a turn.
+    expect(cache.reloadsPending).toBe(BACKGROUND_RELOADS + 1);
+    cache.prime(tracks[0]!, entry('published'));
+    while (loads.pending > 0) {
+      loads.resolveNext('b');
+      await settled();
+    }
+    expect(loads.calls).toBe(2 * BACKGROUND_RELOADS + 1);
+    expect(cache.slot(trackKey(tracks[0]!), at(1_002))?.entry.head?.id).toBe('published');
   });
 
   it('counts the tracks it can still answer without a load, up to their stale-if-error limit (readiness)', async () => {

@@ -19,9 +19,16 @@ export interface ServedEntry {
 /** What the cache knows about one track: its head, the head's rollout, and the fallback. */
 export type TrackEntry = Timeline<ServedEntry>;
 
-/** Tracks and bytes held at most, unless the options say otherwise. */
+/** Tracks and bytes held at most, unless the options say otherwise (MANIFEST_CACHE_MAX_MB). */
 export const MANIFEST_CACHE_MAX_TRACKS = 10_000;
 export const MANIFEST_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Background reloads under way at once. Tracks that all passed their TTL together (an idle minute,
+ * a start-up's bulk load) are reloaded a few at a time, so reloading never competes with answering
+ * devices for the database pool or the event loop.
+ */
+export const BACKGROUND_RELOADS = 4;
 
 /**
  * What an entry costs in memory, roughly: its signed bodies, plus the parsed release (about the size
@@ -149,6 +156,9 @@ export class ManifestCache {
   private readonly loading = new SingleFlight<string, TrackEntry>();
   private generation_ = 0;
   private staleTracks_ = 0;
+  /** Slots waiting for a background reload, oldest first, and how many reloads are under way. */
+  private readonly reloadQueue: TrackSlot[] = [];
+  private reloading = 0;
 
   constructor(private readonly options: ManifestCacheOptions) {
     const now = options.now ?? (() => performance.now());
@@ -203,10 +213,29 @@ export class ManifestCache {
   /**
    * One reload of a slot past its TTL, answering no request: the slot serves until it succeeds
    * (a new slot replaces it), and after a failure until its limit, trying again a TTL later.
+   * Queued: at most BACKGROUND_RELOADS run at once.
    */
   private revalidate(slot: TrackSlot): void {
     slot.reloadAt = Number.POSITIVE_INFINITY;
-    this.load(slot.key, slot.track).then(
+    this.reloadQueue.push(slot);
+    this.startReloads();
+  }
+
+  private startReloads(): void {
+    while (this.reloading < BACKGROUND_RELOADS && this.reloadQueue.length > 0) {
+      const slot = this.reloadQueue.shift()!;
+      // Dropped or replaced while it waited (a publish, an invalidation, eviction): nothing to do.
+      if (this.entries.peek(slot.key) !== slot) continue;
+      this.reloading++;
+      this.reload(slot).finally(() => {
+        this.reloading--;
+        this.startReloads();
+      });
+    }
+  }
+
+  private reload(slot: TrackSlot): Promise<void> {
+    return this.load(slot.key, slot.track).then(
       () => {
         // Not kept (an invalidation since discarded it): the next request tries again.
         if (this.entries.peek(slot.key) === slot) slot.reloadAt = this.now();
@@ -220,6 +249,27 @@ export class ManifestCache {
         this.options.stale?.reloadFailed(slot.track, error, this.staleTracks_);
       },
     );
+  }
+
+  /**
+   * Starts the background reload of every kept track past its TTL whose reload is due, whether or
+   * not a device asks for it: run every so often (`ManifestService.startRefreshing`), it keeps
+   * tracks nobody asked for lately from reaching their stale-if-error limit, where they would be
+   * dropped and the next device would wait for a load. Returns how many it queued.
+   */
+  refreshDue(now = this.now()): number {
+    let queued = 0;
+    for (const slot of this.entries.values()) {
+      if (freshness(slot, now) !== 'revalidate') continue;
+      this.revalidate(slot);
+      queued++;
+    }
+    return queued;
+  }
+
+  /** Background reloads waiting or under way. */
+  get reloadsPending(): number {
+    return this.reloadQueue.length + this.reloading;
   }
 
   /**
@@ -316,6 +366,7 @@ export class ManifestCache {
     this.generation_++;
     this.entries.clear();
     this.loading.clear();
+    this.reloadQueue.length = 0;
   }
 
   get size(): number {

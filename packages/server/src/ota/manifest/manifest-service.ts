@@ -91,6 +91,7 @@ export class ManifestService {
   private readonly cache: ManifestCache;
   /** What an up-to-date client gets, per namespace: a signed noUpdateAvailable for expo-updates. */
   private readonly upToDate: Record<ManifestNamespace, ManifestOutcome>;
+  private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ManifestServiceDeps) {
     this.cache = new ManifestCache({
@@ -188,6 +189,24 @@ export class ManifestService {
   /** Tracks it can answer without the database now (readiness while the database is down). */
   servableTracks(): number {
     return this.cache.servableTracks();
+  }
+
+  /**
+   * Every half TTL, reloads in the background the tracks past their TTL that nobody asked for
+   * (ManifestCache.refreshDue). Publishes reach the cache at once through notifications; the TTL
+   * is the net for a missed one, and this keeps it a net: a track idle for an hour is still warm
+   * when its next device asks. With stale-if-error off (0) a track is dropped at its TTL instead,
+   * as that setting asks, and its next device waits for the load.
+   */
+  startRefreshing(): void {
+    this.stopRefreshing();
+    this.refreshTimer = setInterval(() => this.cache.refreshDue(), Math.max(1, this.deps.ttlMs / 2));
+    this.refreshTimer.unref();
+  }
+
+  stopRefreshing(): void {
+    clearInterval(this.refreshTimer);
+    this.refreshTimer = undefined;
   }
 
   /** Notifications may have been missed: read every track again. */
