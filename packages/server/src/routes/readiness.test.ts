@@ -48,7 +48,15 @@ describe('StartupWork', () => {
     const work = new StartupWork();
     const order: string[] = [];
     let finishLoad!: () => void;
-    work.add(() => new Promise<void>((resolve) => (finishLoad = () => (order.push('load'), resolve()))));
+    work.add(
+      () =>
+        new Promise<void>((resolve) => {
+          finishLoad = () => {
+            order.push('load');
+            resolve();
+          };
+        }),
+    );
     work.add(async () => {
       order.push('warm-up');
       throw new Error('warm-up failed');
