@@ -12,6 +12,7 @@ import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import type { ReleaseStore } from '../../src/ota/release-store.js';
 import { generateSigningKey } from '../../src/signing/development-signing-key.js';
 import { createTestDatabase, type EngineName, type TestDatabase } from './engines.js';
+import { describeUndeclared, type OpenApiDocument, watchAnswers } from './openapi-answers.js';
 import { servedAt } from './served-urls.js';
 
 export const TEST_RELEASE_TOKEN = 'test-release-token-0123456789abcdef';
@@ -100,6 +101,8 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     now: options.now,
     webRoot: options.webRoot,
   });
+  // Every answer is checked against the served OpenAPI document; close() fails on one it does not declare.
+  const undeclared = watchAnswers(app.server, () => app.swagger() as unknown as OpenApiDocument);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -131,6 +134,11 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
       await closing;
       if (ownsDatabase) await database.drop();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (undeclared.length > 0) {
+        throw new Error(
+          `The server gave ${undeclared.length} answer(s) its OpenAPI document (/docs/json) does not declare:\n${describeUndeclared(undeclared)}`,
+        );
+      }
     },
   };
 }
