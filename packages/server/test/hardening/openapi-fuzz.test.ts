@@ -8,6 +8,7 @@ import {
   TEST_OPERATOR_TOKEN,
 } from '../support/certificates.js';
 import { describeEachEngine, type EngineName } from '../support/engines.js';
+import { OpenApiAnswers, type OpenApiDocument } from '../support/openapi-answers.js';
 import { releasePayload, storeAssets } from '../support/releases.js';
 import {
   type Counts,
@@ -876,6 +877,8 @@ async function runBattery(server: CertificateTestServer, engine: EngineName): Pr
   const validated = new Set<string>();
   let requests = 0;
   const operations = withHeadRoutes(operationsOf(doc, seeded));
+  // Every answer must also be one the document declares for its operation (status, type, body).
+  const declared = new OpenApiAnswers(doc as unknown as OpenApiDocument);
   const before = await countRows(server);
   const expectedAfter = { ...before };
   let counts = before;
@@ -895,6 +898,14 @@ async function runBattery(server: CertificateTestServer, engine: EngineName): Pr
         report(answer);
         continue;
       }
+      const undeclared = declared.check(
+        request.method,
+        request.target.split('?', 1)[0]!,
+        answer.status,
+        answer.headers['content-type'] ?? '',
+        answer.body,
+      );
+      if (undeclared) report(`an answer the document does not declare: ${undeclared}`);
       if (answer.status >= 500) report(`answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
       else if (answer.status >= 400) {
         const problem = errorBodyProblem(answer, request.method);
