@@ -110,7 +110,7 @@ export class OpenApiAnswers {
             : segment
                 .replace(/\{[^}]+\}/g, '\u0000')
                 .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-                .replaceAll('\u0000', '[^/]+'),
+                .replaceAll('\u0000', '[^/]*'),
         )
         .join('/');
       return {
@@ -155,8 +155,9 @@ export class OpenApiAnswers {
     const operation = found?.operations[verb] ?? (verb === 'head' ? found?.operations.get : undefined);
     if (!found || !operation) {
       // Fastify's router answers an unknown route (or an unknown method of a known one) with the
-      // common 404, which no operation can declare: it is checked against the error body instead.
-      if (status !== 404) return `no operation for ${method} ${found ? found.template : 'this path'}`;
+      // common 404, and a path that is not valid percent-encoding with the common 400 before it
+      // routes (frameworkErrors): no operation can declare them, so the error body is checked.
+      if (status !== 404 && status !== 400) return `no operation for ${method} ${found ? found.template : 'this path'}`;
       return this.bodyProblem(ERROR_BODY_SCHEMA, media, method, body);
     }
     const response = operation.responses?.[String(status)] ?? operation.responses?.default;
