@@ -3,7 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 
 /** What about a route decides which common refusals it can answer. */
 export interface RouteTraits {
-  /** It validates something it is sent: a body, query, path parameters or headers schema. */
+  /** It validates something it is sent: a body, query, path parameters or headers schema (400, as any route). */
   validates: boolean;
   /** It reads a body: Fastify parses one for these methods, whatever the route's schema says. */
   takesBody: boolean;
@@ -41,9 +41,9 @@ export function routeTraits(
  * a bug (error-handler.ts), and a bug is not part of the contract.
  */
 export function commonStatuses(traits: RouteTraits): number[] {
-  const statuses = new Set<number>();
-  // A malformed JSON body or a value its schema refuses (error-handler.ts).
-  if (traits.validates || traits.takesBody) statuses.add(400);
+  // Every route: Node's HTTP parser refuses a request it cannot read (400), one that took too long
+  // to arrive (408) or whose headers are too large (431) before any route runs (client-error.ts).
+  const statuses = new Set<number>([400, 408, 431]);
   if (traits.authenticated) {
     statuses.add(401);
     statuses.add(403);
