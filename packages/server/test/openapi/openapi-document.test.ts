@@ -49,7 +49,7 @@ describe('the OpenAPI document', () => {
 describe('the answer check', () => {
   const answers = new OpenApiAnswers({
     paths: {
-      '/things/{id}': {
+      '/api/things/{id}': {
         get: {
           responses: {
             '200': {
@@ -68,21 +68,28 @@ describe('the answer check', () => {
           },
         },
       },
-      '/files/{*}': { get: { responses: { '200': { content: { '*/*': { schema: { type: 'string' } } } } } } },
+      '/objects/{*}': { get: { responses: { '200': { content: { '*/*': { schema: { type: 'string' } } } } } } },
     },
   });
   const json = (value: unknown) => Buffer.from(JSON.stringify(value));
   const id = '00000000-0000-4000-8000-000000000000';
 
   it.each([
-    ['a declared JSON answer', 'GET', '/things/1', 200, 'application/json; charset=utf-8', json({ id, note: null })],
-    ['a declared bodiless answer', 'GET', '/things/1', 204, '', Buffer.alloc(0)],
-    ['HEAD as its GET declares it', 'HEAD', '/things/1', 200, 'application/json', Buffer.alloc(0)],
-    ['any media type where */* is declared', 'GET', '/files/a/b/c.png', 200, 'image/png', Buffer.from([1, 2])],
+    [
+      'a declared JSON answer',
+      'GET',
+      '/api/things/1',
+      200,
+      'application/json; charset=utf-8',
+      json({ id, note: null }),
+    ],
+    ['a declared bodiless answer', 'GET', '/api/things/1', 204, '', Buffer.alloc(0)],
+    ['HEAD as its GET declares it', 'HEAD', '/api/things/1', 200, 'application/json', Buffer.alloc(0)],
+    ['any media type where */* is declared', 'GET', '/objects/a/b/c.png', 200, 'image/png', Buffer.from([1, 2])],
     [
       'the common 404 of an unknown route',
       'GET',
-      '/nowhere',
+      '/api/nowhere',
       404,
       'application/json',
       json({ error: { code: 'NOT_FOUND', message: 'x', details: {} } }),
@@ -92,11 +99,19 @@ describe('the answer check', () => {
   });
 
   it.each([
-    ['an undeclared status', 'GET', '/things/1', 404, 'application/json', json({}), /status 404 is not declared/],
-    ['an undeclared content type', 'GET', '/things/1', 200, 'text/plain', Buffer.from('x'), /content type text\/plain/],
-    ['a body that breaks the schema', 'GET', '/things/1', 200, 'application/json', json({ id: 'x' }), /format/],
-    ['a body where none is declared', 'GET', '/things/1', 304, 'text/plain', Buffer.from('x'), /declares none/],
-    ['an undeclared method', 'POST', '/things/1', 201, '', Buffer.alloc(0), /no operation/],
+    ['an undeclared status', 'GET', '/api/things/1', 404, 'application/json', json({}), /status 404 is not declared/],
+    [
+      'an undeclared content type',
+      'GET',
+      '/api/things/1',
+      200,
+      'text/plain',
+      Buffer.from('x'),
+      /content type text\/plain/,
+    ],
+    ['a body that breaks the schema', 'GET', '/api/things/1', 200, 'application/json', json({ id: 'x' }), /format/],
+    ['a body where none is declared', 'GET', '/api/things/1', 304, 'text/plain', Buffer.from('x'), /declares none/],
+    ['an undeclared method', 'POST', '/api/things/1', 201, '', Buffer.alloc(0), /no operation/],
     [
       'an unknown route not answering the common 404',
       'GET',
