@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import { DomainError } from '../errors/domain-error.js';
 import { AuthFailures, authFailureKey } from './auth-failures.js';
 import { bodyDeadline } from './body-deadline.js';
+import { declareCommonResponses } from './common-responses.js';
 import { installErrorHandling } from './error-handler.js';
 import { logsRequestLines } from './logger.js';
 import { connectRateLimitRedis } from './rate-limit-redis.js';
@@ -19,6 +20,34 @@ declare module 'fastify' {
     rateLimitBreaker: RedisBreaker | undefined;
   }
 }
+
+/**
+ * zod's JSON Schemas, where a response declared `z.null()` means no body at all (a 204, a 304, an
+ * upload's 201): @fastify/swagger leaves the content out for a `type: 'null'` schema, where zod's
+ * OpenAPI 3.0 form of `null` would declare a JSON body.
+ */
+const documentTransform: typeof jsonSchemaTransform = (input) => {
+  const { schema, url } = jsonSchemaTransform(input);
+  const response = (schema as { response?: Record<string, unknown> } | undefined)?.response;
+  if (!response) return { schema, url };
+  const bodiless = Object.entries(response)
+    .filter(([, declared]) => isNullOnly(declared))
+    .map(([status, declared]) => [
+      status,
+      {
+        type: 'null',
+        description: (declared as { description?: string }).description ?? BODILESS[status] ?? 'No body',
+      },
+    ]);
+  return { schema: { ...schema, response: { ...response, ...Object.fromEntries(bodiless) } }, url };
+};
+
+const BODILESS: Record<string, string> = { '204': 'No content', '304': 'Not modified' };
+
+const isNullOnly = (declared: unknown): boolean => {
+  const values = (declared as { enum?: unknown[] } | undefined)?.enum;
+  return Array.isArray(values) && values.length === 1 && values[0] === null;
+};
 
 export interface HttpPluginOptions {
   limits: Config['limits'];
@@ -38,6 +67,8 @@ export const httpPlugin = fp<HttpPluginOptions>(
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     installErrorHandling(app);
+    // Before every route: the refusals all routes share are declared in one place.
+    declareCommonResponses(app);
     app.addHook('onRequest', bodyDeadline(options.bodyTimeoutMs));
 
     // A keep-alive socket whose response finishes after close() began would stay open until the
@@ -75,7 +106,7 @@ export const httpPlugin = fp<HttpPluginOptions>(
         },
         components: { securitySchemes: { releaseToken: { type: 'http', scheme: 'bearer' } } },
       },
-      transform: jsonSchemaTransform,
+      transform: documentTransform,
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
 

@@ -1,5 +1,7 @@
+import { ErrorBody } from '@ferry/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { DependencyUnavailable, DomainError } from '../errors/domain-error.js';
 import { readiness, type ServableWithoutDatabase, type StartupWork } from './readiness.js';
 
@@ -39,6 +41,15 @@ async function probeDatabase(run: () => Promise<unknown>): Promise<{ reachable: 
   }
 }
 
+const Liveness = z.object({ status: z.literal('ok') });
+const Readiness = z.object({
+  status: z.enum(['ready', 'degraded']),
+  database: z.enum(['sqlite', 'postgres']),
+  /** Only while degraded: the database did not answer, cached manifests are still served. */
+  databaseReachable: z.literal(false).optional(),
+  cachedManifests: z.number().int().nonnegative().optional(),
+});
+
 /**
  * Liveness and readiness, for every area. /healthz never touches the database, so a liveness probe
  * never restarts an instance for a database outage. /readyz says whether the instance should get
@@ -47,34 +58,48 @@ async function probeDatabase(run: () => Promise<unknown>): Promise<{ reachable: 
  */
 export const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (app, options) => {
   const { database } = app;
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/healthz',
+    { schema: { summary: 'Liveness: the process answers', tags: ['health'], response: { 200: Liveness } } },
+    async () => ({ status: 'ok' as const }),
+  );
 
-  app.get('/readyz', { schema: { hide: true } }, async (request) => {
-    const probe = await probeDatabase(() => sql`select 1`.execute(database.db));
-    const servable = probe.reachable ? 0 : options.servable.count();
-    const state = readiness({
-      starting: options.startup.pending,
-      databaseReachable: probe.reachable,
-      servableWithoutDatabase: servable,
-    });
-    if (state === 'starting') {
-      throw new DomainError(
-        'unavailable',
-        'UNAVAILABLE',
-        'The instance is starting: it is loading its manifest cache. Try again shortly.',
-        { starting: true },
-        1,
-      );
-    }
-    if (state === 'ready') return { status: 'ready', database: database.engine };
-    if (state === 'degraded') {
-      request.log.warn(
-        { err: probe.failure, cachedManifests: servable },
-        'readiness: database unreachable, still ready to serve cached manifests',
-      );
-      return { status: 'degraded', database: database.engine, databaseReachable: false, cachedManifests: servable };
-    }
-    request.log.warn({ err: probe.failure }, 'readiness check failed');
-    throw new DependencyUnavailable('database');
-  });
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'Readiness: whether this instance should get traffic',
+        tags: ['health'],
+        response: { 200: Readiness, 503: ErrorBody },
+      },
+    },
+    async (request) => {
+      const probe = await probeDatabase(() => sql`select 1`.execute(database.db));
+      const servable = probe.reachable ? 0 : options.servable.count();
+      const state = readiness({
+        starting: options.startup.pending,
+        databaseReachable: probe.reachable,
+        servableWithoutDatabase: servable,
+      });
+      if (state === 'starting') {
+        throw new DomainError(
+          'unavailable',
+          'UNAVAILABLE',
+          'The instance is starting: it is loading its manifest cache. Try again shortly.',
+          { starting: true },
+          1,
+        );
+      }
+      if (state === 'ready') return { status: 'ready', database: database.engine };
+      if (state === 'degraded') {
+        request.log.warn(
+          { err: probe.failure, cachedManifests: servable },
+          'readiness: database unreachable, still ready to serve cached manifests',
+        );
+        return { status: 'degraded', database: database.engine, databaseReachable: false, cachedManifests: servable };
+      }
+      request.log.warn({ err: probe.failure }, 'readiness check failed');
+      throw new DependencyUnavailable('database');
+    },
+  );
 };

@@ -1,5 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorBody } from '@ferry/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import { z } from 'zod';
 import { DomainError } from '../errors/domain-error.js';
 import { extendBodyDeadline } from '../http/body-deadline.js';
 import { type AssetDelivery, PRIVATE_CACHE_CONTROL } from '../storage/objects/asset-delivery.js';
@@ -75,6 +77,28 @@ const forbidden = (reason: string) =>
 
 type Query = Record<string, string | undefined>;
 
+/** Bytes of any media type: the object's own (update assets) or the one it was uploaded with. */
+const objectBytes = {
+  description: 'The object, with the content type it was stored with',
+  content: { '*/*': { schema: z.string().meta({ format: 'binary' }) } },
+};
+
+/**
+ * The objects' routes: a wildcard key, the signature and expiry in the query (no schema: the signed
+ * URL is checked as sent, never coerced). Refusals are the common error body.
+ */
+const readSchema: FastifySchema = {
+  summary: 'An object: update assets are public and immutable; any other key needs a signed, unexpired URL',
+  tags: ['objects'],
+  response: {
+    200: objectBytes,
+    304: z.null(),
+    400: ErrorBody,
+    403: ErrorBody,
+    404: ErrorBody,
+  },
+};
+
 /**
  * `/objects/<key>`: update assets (`updates/…`) are public and immutable; every other key needs an
  * HMAC-signed, unexpired URL. With the local store, signed PUTs upload objects here as well.
@@ -106,10 +130,10 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
     method: 'GET',
     url: `${OBJECTS_PREFIX}*`,
     exposeHeadRoute: false,
-    schema: { hide: true },
+    schema: readSchema,
     handler: serve,
   });
-  app.route({ method: 'HEAD', url: `${OBJECTS_PREFIX}*`, schema: { hide: true }, handler: serve });
+  app.route({ method: 'HEAD', url: `${OBJECTS_PREFIX}*`, schema: readSchema, handler: serve });
 
   const maxBytes = options.uploadLimitBytes;
   if (maxBytes === undefined) return;
@@ -121,7 +145,18 @@ export async function objectRoutes(app: FastifyInstance, options: ObjectRoutesOp
   app.route({
     method: 'PUT',
     url: `${OBJECTS_PREFIX}*`,
-    schema: { hide: true },
+    schema: {
+      summary: 'Upload an object through a signed URL (local object store only); any media type',
+      tags: ['objects'],
+      response: {
+        200: z.null().meta({ description: 'The object was already stored with these bytes' }),
+        201: z.null().meta({ description: 'Stored' }),
+        400: ErrorBody,
+        403: ErrorBody,
+        413: ErrorBody,
+        507: ErrorBody,
+      },
+    },
     handler: async (request, reply) => {
       const key = keyOf(request);
       const query = request.query as Query;

@@ -8,6 +8,7 @@ import {
   TEST_OPERATOR_TOKEN,
 } from '../support/certificates.js';
 import { describeEachEngine, type EngineName } from '../support/engines.js';
+import { OpenApiAnswers, type OpenApiDocument } from '../support/openapi-answers.js';
 import { releasePayload, storeAssets } from '../support/releases.js';
 import {
   type Counts,
@@ -190,7 +191,12 @@ interface OpenApiOperation {
   security?: unknown[];
   parameters?: Array<{ in: string; name: string; required?: boolean; schema: JsonSchema }>;
   requestBody?: { content?: Record<string, { schema: JsonSchema }> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
+
+/** A stream that stays open (the console's events): a request/answer battery would wait on it forever. */
+const isEndlessStream = (operation: OpenApiOperation): boolean =>
+  operation.responses?.['200']?.content?.['text/event-stream'] !== undefined;
 
 const authOf = (path: string, operation: OpenApiOperation): AuthKind =>
   // Operator tokens are managed by admins only; the release token may not (issue 19).
@@ -240,7 +246,10 @@ function knownBody(method: string, path: string, seeded: Seeded): unknown {
 function operationsOf(doc: { paths: Record<string, Record<string, OpenApiOperation>> }, seeded: Seeded): Operation[] {
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
+    // /objects takes a key of many segments, which the document's wildcard cannot name: added below.
+    if (path.startsWith('/objects/')) continue;
     for (const [lower, operation] of Object.entries(methods)) {
+      if (isEndlessStream(operation)) continue;
       const method = lower.toUpperCase();
       const parameters = operation.parameters ?? [];
       const query = parameters.filter((p) => p.in === 'query');
@@ -283,7 +292,7 @@ function operationsOf(doc: { paths: Record<string, Record<string, OpenApiOperati
       });
     }
   }
-  // The document hides /objects (it is the asset CDN and the local upload target): tried all the same.
+  // /objects (the asset CDN and the local upload target), with a key of the shape assets have.
   const objectQuery = ['expires', 'signature', 'sha256', 'size'].map((name) => ({
     name,
     required: false,
@@ -868,6 +877,8 @@ async function runBattery(server: CertificateTestServer, engine: EngineName): Pr
   const validated = new Set<string>();
   let requests = 0;
   const operations = withHeadRoutes(operationsOf(doc, seeded));
+  // Every answer must also be one the document declares for its operation (status, type, body).
+  const declared = new OpenApiAnswers(doc as unknown as OpenApiDocument);
   const before = await countRows(server);
   const expectedAfter = { ...before };
   let counts = before;
@@ -887,6 +898,14 @@ async function runBattery(server: CertificateTestServer, engine: EngineName): Pr
         report(answer);
         continue;
       }
+      const undeclared = declared.check(
+        request.method,
+        request.target.split('?', 1)[0]!,
+        answer.status,
+        answer.headers['content-type'] ?? '',
+        answer.body,
+      );
+      if (undeclared) report(`an answer the document does not declare: ${undeclared}`);
       if (answer.status >= 500) report(`answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
       else if (answer.status >= 400) {
         const problem = errorBodyProblem(answer, request.method);

@@ -12,6 +12,7 @@ import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import type { ReleaseStore } from '../../src/ota/release-store.js';
 import { generateSigningKey } from '../../src/signing/development-signing-key.js';
 import { createTestDatabase, type EngineName, type TestDatabase } from './engines.js';
+import { describeUndeclared, type OpenApiDocument, type UndeclaredAnswer, watchAnswers } from './openapi-answers.js';
 import { servedAt } from './served-urls.js';
 
 export const TEST_RELEASE_TOKEN = 'test-release-token-0123456789abcdef';
@@ -62,6 +63,11 @@ export interface TestServer {
   authed(path: string, init?: RequestInit): Promise<Response>;
   /** Where this server sends devices for a release's asset (a release stores no URL). */
   assetUrl(owner: AssetOwner, hash: string): string;
+  /**
+   * Removes the undeclared answers with this status from what close() reports, and returns them:
+   * for a test that provokes one on purpose (an injected fault's 500), which it then asserts.
+   */
+  takeUndeclared(status: number): UndeclaredAnswer[];
   close(): Promise<void>;
 }
 
@@ -100,6 +106,8 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     now: options.now,
     webRoot: options.webRoot,
   });
+  // Every answer is checked against the served OpenAPI document; close() fails on one it does not declare.
+  const undeclared = watchAnswers(app.server, () => app.swagger() as unknown as OpenApiDocument);
   await app.listen({ port: 0, host: '127.0.0.1' });
   // As a load balancer waits for /readyz: the cache is loaded and the manifest path warm.
   await app.startupWork.start();
@@ -118,6 +126,11 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     certificatePem: TEST_SIGNING.certificatePem,
     releaseStore: new KyselyReleaseStore(app.database),
     assetUrl: (owner, hash) => assetUrls.of(owner, hash),
+    takeUndeclared: (status) => {
+      const taken = undeclared.filter((answer) => answer.status === status);
+      undeclared.splice(0, undeclared.length, ...undeclared.filter((answer) => answer.status !== status));
+      return taken;
+    },
     authed: (path, init = {}) =>
       fetch(url + path, {
         ...init,
@@ -133,6 +146,11 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
       await closing;
       if (ownsDatabase) await database.drop();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (undeclared.length > 0) {
+        throw new Error(
+          `The server gave ${undeclared.length} answer(s) its OpenAPI document (/docs/json) does not declare:\n${describeUndeclared(undeclared)}`,
+        );
+      }
     },
   };
 }

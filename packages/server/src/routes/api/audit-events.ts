@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { type AuditEvent, AuditExportQuery, ErrorBody, NDJSON_MEDIA_TYPE } from '@ferry/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { requireOperatorAction } from '../../auth/operator-access.js';
 import type { AuditExport, OpenedExport } from '../../ota/audit-export.js';
 
@@ -34,13 +35,22 @@ export function auditEventsRoute(app: FastifyInstance, options: AuditEventsRoute
         tags: ['audit'],
         security: [{ releaseToken: [] }],
         querystring: AuditExportQuery,
-        response: { 400: ErrorBody, 401: ErrorBody },
+        response: {
+          200: {
+            description: 'One audit event (JSON) per line, oldest first',
+            content: {
+              [NDJSON_MEDIA_TYPE]: { schema: z.string().meta({ description: 'NDJSON: one event per line' }) },
+            },
+          },
+          400: ErrorBody,
+          401: ErrorBody,
+        },
       },
     },
     async (request, reply) => {
       const opened = await options.audit.open(request.query);
       reply.type(`${NDJSON_MEDIA_TYPE}; charset=utf-8`).header('cache-control', 'no-store');
-      // The response schemas describe the error bodies only: a 200 is a stream, never serialized.
+      // A stream: the 200's declared schema describes it, Fastify never serializes it.
       const body: unknown = Readable.from(ndjson(opened), { objectMode: false });
       return (reply as FastifyReply).send(body);
     },

@@ -8,6 +8,7 @@ import {
 } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorBody } from '../../../http/error-body.js';
 import type { ConsoleReads } from '../../../ota/console/console-reads.js';
 import type { ConsoleEventStreams } from '../../../ota/console/event-stream.js';
@@ -86,14 +87,20 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
     {
       ...common,
       schema: {
-        // Not in the OpenAPI document: it describes request/answer exchanges, and a stream never
-        // ends (a generated client, or the document-driven fuzz test, would wait on it forever).
-        // docs/console.md describes the stream.
-        hide: true,
+        // A stream that never ends: a client reads it as events (docs/console.md), and the
+        // document-driven fuzz test leaves text/event-stream operations out.
         summary: 'Server-sent events: a track changed here or on another instance (text/event-stream)',
         tags: ['console'],
         security,
-        response: { 401: ErrorBody, 403: ErrorBody, 503: ErrorBody },
+        response: {
+          200: {
+            description: 'An event stream that stays open (heartbeats keep it alive)',
+            content: { 'text/event-stream': { schema: z.string().meta({ description: 'Server-sent events' }) } },
+          },
+          401: ErrorBody,
+          403: ErrorBody,
+          503: ErrorBody,
+        },
       },
     },
     async (request, reply) => {

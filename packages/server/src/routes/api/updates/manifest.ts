@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ManifestNamespace } from '@ferry/contracts';
+import { ErrorBody, Manifest, type ManifestNamespace } from '@ferry/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { DomainError } from '../../../errors/domain-error.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { manifestAnswer, PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
@@ -64,6 +65,24 @@ export function manifestRoute(
           '`rollBackToEmbedded` directive when the track was rolled back to the embedded bundle; with a rollout, ' +
           '`EAS-Client-ID` decides whether the device gets the new release or the fallback.',
         tags: ['updates'],
+        // The fast path (manifest-fast-path.ts) answers the same way, outside Fastify.
+        response: {
+          200: {
+            description: 'The signed manifest (or a signed directive, multipart/mixed only), as the accept header asks',
+            content: {
+              'multipart/mixed': {
+                schema: z.string().meta({
+                  description: 'Parts `manifest` (or `directive`) and `extensions`, each signed (expo-signature)',
+                }),
+              },
+              'application/expo+json': { schema: Manifest },
+              'application/json': { schema: Manifest },
+            },
+          },
+          204: z.null().meta({ description: 'No newer update for this device' }),
+          400: ErrorBody,
+          406: ErrorBody,
+        },
       },
     },
     // Synchronous on the hot path, returning nothing: an async handler that returns `reply` makes

@@ -24,7 +24,15 @@ export function releaseRoute(app: FastifyInstance, options: ReleaseRouteOptions)
         tags: ['updates'],
         security: [{ releaseToken: [] }],
         body: ReleasePayload,
-        response: { 201: ReleaseCreatedResponse, 400: ErrorBody, 401: ErrorBody, 409: ErrorBody },
+        response: {
+          201: ReleaseCreatedResponse,
+          400: ErrorBody,
+          401: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody.meta({
+            description: 'ASSET_MISSING (upload them, then publish again) or ASSET_URL_MISMATCH',
+          }),
+        },
       },
     },
     async (request, reply) => {

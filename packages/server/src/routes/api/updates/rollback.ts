@@ -27,6 +27,9 @@ export function rollbackRoute(app: FastifyInstance, options: RollbackRouteOption
         response: {
           201: RollbackResponse,
           400: ErrorBody,
+          422: ErrorBody.meta({
+            description: 'ASSET_MISSING: an asset of the release to restore is gone from the store',
+          }),
           401: ErrorBody,
           403: ErrorBody,
           404: ErrorBody,

@@ -1,0 +1,33 @@
+/**
+ * npm run openapi — writes docs/openapi.json: the OpenAPI document the server serves at
+ * /docs/json, from a server built on the embedded development defaults (every area on, the local
+ * object store) in a throwaway DATA_DIR. Nothing listens; the document comes from app.swagger().
+ * packages/server/test/openapi/openapi-document.test.ts fails when the file is out of date.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../packages/server/src/app.js';
+import { loadConfig } from '../packages/server/src/config/config.js';
+import { applyDevelopmentDefaults } from '../packages/server/src/config/development-defaults.js';
+import { openapiDocumentText } from '../packages/server/src/http/openapi-document.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const OPENAPI_FILE = path.join(ROOT, 'docs/openapi.json');
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-openapi-'));
+try {
+  // Only what the document does not depend on is set: where data goes, and quiet logs.
+  const { config } = await applyDevelopmentDefaults(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }));
+  const app = await buildApp({ config });
+  try {
+    await app.ready();
+    fs.writeFileSync(OPENAPI_FILE, openapiDocumentText(app.swagger()));
+  } finally {
+    await app.close();
+  }
+  process.stdout.write(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}\n`);
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
