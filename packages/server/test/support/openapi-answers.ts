@@ -192,6 +192,9 @@ export class OpenApiAnswers {
   }
 }
 
+/** Stands for a body that is not JSON: the check reads only that there is one. */
+const SOME_BODY = Buffer.from(' ');
+
 /** JSON bodies are kept up to this size for the check; a longer one is checked for its status and type only. */
 const KEPT_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -209,10 +212,21 @@ export function watchAnswers(server: http.Server, document: () => OpenApiDocumen
     const chunks: Buffer[] = [];
     let kept = 0;
     let contentType: string | undefined;
+    // Only a JSON body is validated, so only a JSON body is kept (by reference): a download is
+    // neither copied nor held, and a crowd of them costs the test server nothing.
+    let keeping: boolean | undefined;
+    /** Whether anything but a JSON body was sent (the check only needs to know there was one). */
+    let sentOther = false;
     const keep = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function' || kept > KEPT_BODY_BYTES) return;
-      const buffer =
-        typeof chunk === 'string'
+      keeping ??= isJson(mediaType(contentType ?? String(response.getHeader('content-type') ?? '')));
+      if (!keeping) {
+        sentOther ||= (chunk as { length?: number }).length !== 0;
+        return;
+      }
+      const buffer = Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === 'string'
           ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
           : Buffer.from(chunk as Uint8Array);
       kept += buffer.length;
@@ -246,7 +260,7 @@ export function watchAnswers(server: http.Server, document: () => OpenApiDocumen
       answers ??= new OpenApiAnswers(document());
       const type = contentType ?? String(response.getHeader('content-type') ?? '');
       const path = (request.url ?? '/').split('?')[0]!;
-      const body = kept > KEPT_BODY_BYTES ? undefined : Buffer.concat(chunks);
+      const body = kept > KEPT_BODY_BYTES ? undefined : sentOther ? SOME_BODY : Buffer.concat(chunks);
       const reason = answers.check(request.method ?? 'GET', path, response.statusCode, type, body);
       if (reason) {
         undeclared.push({
