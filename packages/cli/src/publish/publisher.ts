@@ -170,14 +170,16 @@ export async function publishUpdate(
     );
   }
 
-  const distDir = request.distDir ?? (await deps.exporter(request.projectRoot, request.platforms));
-  const exports = await readExportedUpdate(distDir, request.platforms);
-
-  // Once per platform, before any upload: a project that is not installed fails here.
+  // Once per platform, before the export and any upload: a project that is not installed fails
+  // here, not after minutes of Metro; and the checkout is still as the gate or the bump of this job
+  // saw it (the export writes dist/ and .expo/), so their fingerprint can be reused.
   const fingerprints = new Map<Platform, string>();
   for (const platform of request.platforms) {
     fingerprints.set(platform, (await deps.fingerprint(request.projectRoot, platform)).hash);
   }
+
+  const distDir = request.distDir ?? (await deps.exporter(request.projectRoot, request.platforms));
+  const exports = await readExportedUpdate(distDir, request.platforms);
   const metadata = await readCiMetadata(deps.env, deps.git, request.message);
   // Each release as the server will check it, but for the URLs it assigns: a release it would
   // refuse (an asset the client could not store, say) fails here, before the first upload.
