@@ -40,10 +40,17 @@ export function createExpoProjectInspector(
   };
 }
 
-/** The inspector factory of one command (`ferry gate`, `ferry bump`), named in what it stores. */
+/**
+ * The inspector factory of one command (`ferry gate`, `ferry bump`), named in what it stores. Tests
+ * pass the app config and the fingerprint command (the reuse around it is the real one).
+ */
 export const expoProjectInspector =
-  (command: string): InspectorFactory =>
+  (
+    command: string,
+    parts: { compute?: FingerprintFunction; evaluateAppConfig?: AppConfigEvaluator } = {},
+  ): InspectorFactory =>
   (projectRoot) =>
     createExpoProjectInspector(projectRoot, {
-      fingerprint: fingerprintsOnce({ env: process.env, compute: computeFingerprint, command }),
+      evaluateAppConfig: parts.evaluateAppConfig,
+      fingerprint: fingerprintsOnce({ env: process.env, compute: parts.compute ?? computeFingerprint, command }),
     });
