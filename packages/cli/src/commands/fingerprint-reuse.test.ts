@@ -302,6 +302,16 @@ describe('the fingerprint, once per command and once per job', () => {
     expect(published.stored.ios).not.toBe(computed[0]!.hash);
   });
 
+  it('a job file inside the checkout is refused for reuse (each write would change the checkout): both compute', async () => {
+    env.FERRY_FINGERPRINT_CACHE = fixture.path('fingerprints.json');
+    const gated = await gate();
+    expect(gated.code, gated.stderr).toBe(0);
+    expect(gated.stderr).toContain('names a file in the checkout');
+    expect((await publish()).code).toBe(0);
+    expect(computed).toHaveLength(4);
+    expect(fs.existsSync(fixture.path('fingerprints.json'))).toBe(false);
+  });
+
   it('a store entry of another checkout state is never used: the same job file, a changed tree, a new value', async () => {
     expect((await gate()).code).toBe(0);
     const stored = JSON.parse(fs.readFileSync(env.FERRY_FINGERPRINT_CACHE!, 'utf8')) as {

@@ -67,6 +67,13 @@ export const checkoutInputsKey: InputsKeyFunction = async (projectRoot, env) => 
   } catch {
     return { unkeyable: `${projectRoot} is not in a git checkout with a commit` };
   }
+  const store = env[FINGERPRINT_CACHE_VARIABLE]?.trim();
+  if (store && !path.relative(top, path.resolve(store)).startsWith('..')) {
+    // Each write would change the checkout, and with it the key.
+    return {
+      unkeyable: `${FINGERPRINT_CACHE_VARIABLE} names a file in the checkout (${store}); name one outside it, such as $RUNNER_TEMP/ferry-fingerprints.json`,
+    };
+  }
   const hash = createHash('sha256');
   hash.update(`ferry-fingerprint-inputs 1\0${path.resolve(projectRoot)}\0${top}\0${head}\n`);
   // Tracked files that differ from HEAD, and untracked ones: each by name, then by stat.
