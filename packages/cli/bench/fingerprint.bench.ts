@@ -39,15 +39,17 @@ process.env.APP_ENV = 'production';
 process.env.CI = 'true';
 const quiet = () => {};
 
-/** The app's fingerprint command, counted and timed. */
+/** The app's fingerprint command, counted, and timed by wall clock (two at once count once). */
 const counter = { computations: 0, seconds: 0 };
+let running = 0;
+let busySince = 0;
 const counted = async (root: string, platform: Platform) => {
-  const started = performance.now();
+  if (running++ === 0) busySince = performance.now();
   try {
     return await computeFingerprint(root, platform, { log: quiet });
   } finally {
     counter.computations++;
-    counter.seconds += (performance.now() - started) / 1000;
+    if (--running === 0) counter.seconds += (performance.now() - busySince) / 1000;
   }
 };
 
