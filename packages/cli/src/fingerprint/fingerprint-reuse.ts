@@ -170,6 +170,55 @@ export function fingerprintsOnce(options: FingerprintReuseOptions): FingerprintF
     return key;
   };
 
+  /**
+   * Computations under way per project. They share the key taken after them: `ferry publish`
+   * computes both platforms at once, and takes two keys, not three.
+   */
+  interface Batch {
+    running: number;
+    pending: Array<{ entryName: string; platform: Platform; hash: string; before: string }>;
+    done: Promise<void>;
+    finish: () => void;
+  }
+  const batches = new Map<string, Batch>();
+  const batchOf = (root: string): Batch => {
+    let batch = batches.get(root);
+    if (!batch) {
+      let finish = () => {};
+      const done = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      batch = { running: 0, pending: [], done, finish };
+      batches.set(root, batch);
+    }
+    return batch;
+  };
+  /** Stores what the batch computed if the key now is the one each computation started from. */
+  const flush = async (root: string, batch: Batch): Promise<void> => {
+    batches.delete(root);
+    latest.delete(root);
+    try {
+      if (batch.pending.length === 0) return;
+      const after = await keyNow(root);
+      const entries = readStore(storeFile!);
+      for (const done of batch.pending) {
+        if ('key' in after && after.key === done.before) {
+          entries[done.entryName] = {
+            key: done.before,
+            hash: done.hash,
+            command: options.command,
+            at: new Date().toISOString(),
+          };
+        } else {
+          log(`${done.platform}: the checkout changed while the fingerprint was computed; not stored for reuse`);
+        }
+      }
+      writeStore(storeFile!, entries);
+    } finally {
+      batch.finish();
+    }
+  };
+
   const once = async (projectRoot: string, platform: Platform): Promise<{ hash: string }> => {
     if (!storeFile) return options.compute(projectRoot, platform);
     const entryName = `${path.resolve(projectRoot)}\0${platform}`;
@@ -185,26 +234,18 @@ export function fingerprintsOnce(options: FingerprintReuseOptions): FingerprintF
       );
       return { hash: entry.hash };
     }
-    let result: { hash: string };
+    const root = path.resolve(projectRoot);
+    const batch = batchOf(root);
+    batch.running++;
     try {
-      result = await options.compute(projectRoot, platform);
+      const result = await options.compute(projectRoot, platform);
+      batch.pending.push({ entryName, platform, hash: result.hash, before: before.key });
+      return result;
     } finally {
-      latest.delete(path.resolve(projectRoot));
+      // The last computation of the project under way takes the key after them all.
+      if (--batch.running === 0) await flush(root, batch);
+      else await batch.done;
     }
-    const after = await keyNow(projectRoot);
-    if ('key' in after && after.key === before.key) {
-      const entries = readStore(storeFile);
-      entries[entryName] = {
-        key: before.key,
-        hash: result.hash,
-        command: options.command,
-        at: new Date().toISOString(),
-      };
-      writeStore(storeFile, entries);
-    } else {
-      log(`${platform}: the checkout changed while the fingerprint was computed; not stored for reuse`);
-    }
-    return result;
   };
 
   return (projectRoot, platform) => {
