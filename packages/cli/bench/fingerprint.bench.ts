@@ -10,7 +10,8 @@
  *    export, then a re-publish of it (0 bytes uploaded), against a local test server (SQLite, local
  *    object store), each time with a fresh server and tracks of its own:
  *    - before: no FERRY_FINGERPRINT_CACHE, every command computes both fingerprints (the baseline);
- *    - after: FERRY_FINGERPRINT_CACHE set, the gate computes them and the publishes reuse them.
+ *    - after: FERRY_FINGERPRINT_CACHE set, the gate computes them and the publishes reuse them;
+ *    - after, no gate in the job (the Publish template): the publish computes, the re-publish reuses.
  * The commands run in this process with the real app config, fingerprint and uploads; code signing is
  * left out (the app embeds the e2e server's certificate, not this server's).
  */
@@ -70,7 +71,7 @@ interface Row {
 }
 
 /** gate, publish, re-publish in one "job": with or without the job's fingerprint file. */
-async function job(scenario: string, reuse: boolean): Promise<Row[]> {
+async function job(scenario: string, reuse: boolean, gate = true): Promise<Row[]> {
   const server = await startTestServer('sqlite', { logLevel: 'warn' });
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-bench-fp-'));
   const env = {
@@ -94,13 +95,14 @@ async function job(scenario: string, reuse: boolean): Promise<Row[]> {
     });
   };
   try {
-    await measure('ferry gate (both platforms)', async () => {
-      const inspector = createExpoProjectInspector(projectRoot, {
-        fingerprint: fingerprintsOnce({ env, compute: counted, command: 'ferry gate', log: quiet }),
+    if (gate)
+      await measure('ferry gate (both platforms)', async () => {
+        const inspector = createExpoProjectInspector(projectRoot, {
+          fingerprint: fingerprintsOnce({ env, compute: counted, command: 'ferry gate', log: quiet }),
+        });
+        for (const platform of PLATFORMS) await inspector.fingerprint(platform);
+        return 0;
       });
-      for (const platform of PLATFORMS) await inspector.fingerprint(platform);
-      return 0;
-    });
     const publish = async () => {
       const results = await publishUpdate(
         { channel: 'production', platforms: [...PLATFORMS], projectRoot, distDir, concurrency: 8, message: '' },
@@ -171,7 +173,8 @@ async function main(): Promise<void> {
 
   const before = await job('before (no reuse)', false);
   const after = await job(`after (${FINGERPRINT_CACHE_VARIABLE})`, true);
-  const rows = [...before, ...after].map((row) => {
+  const alone = await job('after, no gate in the job', true, false);
+  const rows = [...before, ...after, ...alone].map((row) => {
     const baseline = before.find((b) => b.command === row.command)!;
     return {
       scenario: row.scenario,
