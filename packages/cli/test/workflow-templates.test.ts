@@ -388,6 +388,20 @@ describe('what each pipeline does', () => {
     expect(pr.run).toContain('title="[native-bump]');
   });
 
+  it('every step that fingerprints names the job’s fingerprint file, outside the checkout', () => {
+    const fingerprinting = /^\s*(?:npx )?ferry (gate|publish|bump \S+ --if-drift)\b/m;
+    const steps = files.flatMap((file) =>
+      Object.values(workflow(file).jobs).flatMap((job) =>
+        job.steps.filter((step) => fingerprinting.test(step.run ?? '')),
+      ),
+    );
+    expect(steps.length).toBe(3);
+    for (const step of steps) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
+      expect(step.env?.FERRY_FINGERPRINT_CACHE, step.name).toBe('${{ runner.temp }}/ferry-fingerprints.json');
+    }
+  });
+
   it('Store deploy: deploy-check before the build, the tag only after a successful deploy', () => {
     const deploy = workflow('store-deploy.yml');
     const steps = deploy.jobs.deploy!.steps;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Argument, type Command, Option } from 'commander';
 import { BUMP_KINDS, type BumpKind } from '../bump/bump-arithmetic.js';
 import { runBump } from '../bump/run-bump.js';
-import { createExpoProjectInspector } from '../gate/expo-project-inspector.js';
+import { expoProjectInspector } from '../gate/expo-project-inspector.js';
 import { setOutputs } from '../gate/github-actions.js';
 import type { InspectorFactory } from '../gate/project-inspector.js';
 
@@ -23,7 +23,7 @@ export interface BumpDependencies {
  * prints each old and new value. In GitHub Actions it sets the outputs `bumped`, `app-version`,
  * `android-version-code` and `ios-build-number`.
  */
-export function bumpCommand(dependencies: BumpDependencies = { inspectorFor: createExpoProjectInspector }) {
+export function bumpCommand(dependencies: BumpDependencies = { inspectorFor: expoProjectInspector('ferry bump') }) {
   return (program: Command): void => {
     program
       .command('bump')

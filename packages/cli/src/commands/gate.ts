@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PLATFORMS, type Platform } from '@ferry/contracts';
 import { type Command, Option } from 'commander';
 import { CliError } from '../cli-error.js';
-import { createExpoProjectInspector } from '../gate/expo-project-inspector.js';
+import { expoProjectInspector } from '../gate/expo-project-inspector.js';
 import { reportGate } from '../gate/gate-report.js';
 import { ALLOW_UNREACHABLE_FLAG } from '../gate/gate-verdict.js';
 import { setOutputs } from '../gate/github-actions.js';
@@ -29,7 +29,7 @@ export interface GateDependencies {
  * out, installed commit (HEAD): runtimeVersion and fingerprint come from the working tree, so
  * there is no --head to disagree with it.
  */
-export function gateCommand(dependencies: GateDependencies = { inspectorFor: createExpoProjectInspector }) {
+export function gateCommand(dependencies: GateDependencies = { inspectorFor: expoProjectInspector('ferry gate') }) {
   return (program: Command): void => {
     program
       .command('gate')

@@ -10,6 +10,7 @@ import {
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { evaluateCodeSigning } from '../code-signing/app-code-signing.js';
 import { computeFingerprint } from '../fingerprint/app-fingerprint.js';
+import { fingerprintsOnce } from '../fingerprint/fingerprint-reuse.js';
 import { evaluateAppConfig } from '../publish/app-config.js';
 import { DEFAULT_UPLOAD_CONCURRENCY } from '../publish/asset-uploader.js';
 import { gitReader } from '../publish/ci-metadata.js';
@@ -37,7 +38,8 @@ export const defaultPublishDependencies = (projectRoot: string): PublishDependen
   exporter: runExpoExport,
   evaluateAppConfig,
   codeSigning: evaluateCodeSigning,
-  fingerprint: computeFingerprint,
+  // Once per platform; with FERRY_FINGERPRINT_CACHE, the one `ferry gate` or `ferry bump` computed in this job.
+  fingerprint: fingerprintsOnce({ env: process.env, compute: computeFingerprint, command: 'ferry publish' }),
   git: gitReader(projectRoot),
 });
 

@@ -294,6 +294,34 @@ describe('computeFingerprint: `expo-updates fingerprint:generate --platform <p>`
     );
   });
 
+  it('the command never gets the release token, the job file or the runner’s per-step variables', async () => {
+    const files = installed();
+    files['node_modules/expo-updates/bin/cli.js'] = FAKE_CLI.replace(
+      "{ type: 'contents', id: 'cwd:'",
+      "{ type: 'contents', id: 'env:' + ['OTA_RELEASE_TOKEN', 'FERRY_FINGERPRINT_CACHE', 'GITHUB_OUTPUT', 'APP_ENV'].map((n) => n + '=' + (process.env[n] ?? '-')).join(','), reasons: ['test'], hash: 'f' },\n  { type: 'contents', id: 'cwd:'",
+    );
+    const root = fakeApp(files);
+    const stubbed = {
+      OTA_RELEASE_TOKEN: 'secret',
+      FERRY_FINGERPRINT_CACHE: '/tmp/x.json',
+      GITHUB_OUTPUT: '/tmp/o',
+      APP_ENV: 'production',
+    };
+    const saved = Object.fromEntries(Object.keys(stubbed).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, stubbed);
+    try {
+      const { sources } = await computeFingerprint(root, 'ios', { log: () => {} });
+      expect(sources.map((source) => source.id)).toContain(
+        'env:OTA_RELEASE_TOKEN=-,FERRY_FINGERPRINT_CACHE=-,GITHUB_OUTPUT=-,APP_ENV=production',
+      );
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('a failing command: its message, exit code and stderr', async () => {
     const root = fakeApp(installed());
     process.env.FAKE_FAIL = 'Invalid project root';

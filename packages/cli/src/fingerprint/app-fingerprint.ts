@@ -179,6 +179,36 @@ export function presetWarning(config: FingerprintConfigInfo | undefined, tool: A
   );
 }
 
+/** The variable that names the job's fingerprint file; unset or empty: no reuse across commands. */
+export const FINGERPRINT_CACHE_VARIABLE = 'FERRY_FINGERPRINT_CACHE';
+
+/**
+ * What the fingerprint command never gets, so that it cannot depend on them (and the key can leave
+ * them out): Ferry's release token (a secret, which no app config may read: the store build does
+ * not have it), this file's name, and what the GitHub Actions runner sets differently for each
+ * step (its bookkeeping files and action names) or a shell sets for each command (`_`).
+ */
+export const WITHHELD_VARIABLES: readonly string[] = [
+  'OTA_RELEASE_TOKEN',
+  FINGERPRINT_CACHE_VARIABLE,
+  'GITHUB_ACTION',
+  'GITHUB_ACTION_PATH',
+  'GITHUB_ACTION_REF',
+  'GITHUB_ACTION_REPOSITORY',
+  'GITHUB_ENV',
+  'GITHUB_OUTPUT',
+  'GITHUB_PATH',
+  'GITHUB_STATE',
+  'GITHUB_STEP_SUMMARY',
+  '_',
+];
+
+/** The environment the fingerprint command runs with: this one without WITHHELD_VARIABLES. */
+export function fingerprintEnvironment(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const withheld = new Set(WITHHELD_VARIABLES);
+  return Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && !withheld.has(name)));
+}
+
 interface RunResult {
   code: number;
   stdout: string;
@@ -189,7 +219,7 @@ function runNode(script: string, args: string[], cwd: string): Promise<RunResult
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd,
-      env: process.env,
+      env: fingerprintEnvironment(process.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const stdout: Buffer[] = [];

@@ -125,7 +125,7 @@ function uploadFailure(platform: Platform, error: unknown): CliError {
 }
 
 /**
- * `ferry publish`: environment checks, app config, export, fingerprints, then per platform the
+ * `ferry publish`: environment checks, app config, code signing, fingerprints, export, then per platform the
  * missing uploads and the release. Everything that can fail without touching the server is
  * checked before the first upload.
  */
@@ -170,14 +170,20 @@ export async function publishUpdate(
     );
   }
 
+  // Once per platform, before the export and any upload: a project that is not installed fails
+  // here, not after minutes of Metro; and the checkout is still as the gate or the bump of this job
+  // saw it (the export writes dist/ and .expo/), so their fingerprint can be reused. Both platforms
+  // at once: much of each is waiting on the processes @expo/fingerprint starts (bench:fingerprint).
+  const fingerprints = new Map<Platform, string>(
+    await Promise.all(
+      request.platforms.map(
+        async (platform) => [platform, (await deps.fingerprint(request.projectRoot, platform)).hash] as const,
+      ),
+    ),
+  );
+
   const distDir = request.distDir ?? (await deps.exporter(request.projectRoot, request.platforms));
   const exports = await readExportedUpdate(distDir, request.platforms);
-
-  // Once per platform, before any upload: a project that is not installed fails here.
-  const fingerprints = new Map<Platform, string>();
-  for (const platform of request.platforms) {
-    fingerprints.set(platform, (await deps.fingerprint(request.projectRoot, platform)).hash);
-  }
   const metadata = await readCiMetadata(deps.env, deps.git, request.message);
   // Each release as the server will check it, but for the URLs it assigns: a release it would
   // refuse (an asset the client could not store, say) fails here, before the first upload.
