@@ -87,15 +87,17 @@ describe('@ferry/expo/fingerprint: ferryFingerprintConfig', () => {
         releaseControlFile: false,
         codeSigningCertificate: './keys/app-cert.pem',
       });
-      expect((config as Record<symbol, { codeSigningCertificate: string }>)[MARK]?.codeSigningCertificate).toBe(
-        'keys/app-cert.pem',
-      );
+      expect(
+        (config as unknown as Record<symbol, { codeSigningCertificate: string }>)[MARK]?.codeSigningCertificate,
+      ).toBe('keys/app-cert.pem');
       expect(certificateSource(root, { codeSigningCertificate: 'keys/./app-cert.pem' })).toEqual(
         config.extraSources[0],
       );
       const without = ferryFingerprintConfig(root, { releaseControlFile: false, codeSigningCertificate: false });
       expect(without.extraSources).toEqual([]);
-      expect((without as Record<symbol, { codeSigningCertificate: null }>)[MARK]?.codeSigningCertificate).toBeNull();
+      expect(
+        (without as unknown as Record<symbol, { codeSigningCertificate: null }>)[MARK]?.codeSigningCertificate,
+      ).toBeNull();
     });
 
     it.each([
