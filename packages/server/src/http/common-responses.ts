@@ -3,8 +3,6 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 
 /** What about a route decides which common refusals it can answer. */
 export interface RouteTraits {
-  /** It validates something it is sent: a body, query, path parameters or headers schema (400, as any route). */
-  validates: boolean;
   /** It reads a body: Fastify parses one for these methods, whatever the route's schema says. */
   takesBody: boolean;
   /** It refuses requests without the right credentials: `security` declared, or an access hook before the handler. */
@@ -27,7 +25,6 @@ export function routeTraits(
   const security = schema.security;
   const config = (route.config ?? {}) as { rateLimit?: unknown };
   return {
-    validates: ['body', 'querystring', 'params', 'headers'].some((part) => schema[part] !== undefined),
     takesBody: methods.some((method) => BODY_METHODS.has(String(method).toUpperCase())),
     authenticated:
       (Array.isArray(security) && security.length > 0) || hasHooks(route.onRequest) || hasHooks(route.preHandler),
