@@ -18,10 +18,17 @@ async function tickObjects(mode: 'keep' | 'plain'): Promise<{ sameMap: boolean; 
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as { sameMap: boolean; keptObjects: number };
 }
 
+/** Node 26's V8 keeps the record's map without help: the hazard is that of Node 22's and 24's. */
+const hazardFixedInV8 = Number(process.versions.node.split('.')[0]) >= 26;
+if (hazardFixedInV8) console.warn(`serving-heap: Node ${process.version}'s V8 has no nextTick map hazard to show`);
+
 describe('keepTickObjectShape (what ferry-server does before it serves)', () => {
-  it("without it, after a collection with no record alive and once `{}` has too many transitions, each nextTick record gets a map of its own (this V8's hazard)", async () => {
-    expect(await tickObjects('plain')).toEqual({ sameMap: false, keptObjects: 3000 });
-  });
+  it.skipIf(hazardFixedInV8)(
+    "without it, after a collection with no record alive and once `{}` has too many transitions, each nextTick record gets a map of its own (the hazard of Node 22's and 24's V8)",
+    async () => {
+      expect(await tickObjects('plain')).toEqual({ sameMap: false, keptObjects: 3000 });
+    },
+  );
 
   it('with it, every nextTick record keeps the one map, however full `{}` gets', async () => {
     expect(await tickObjects('keep')).toEqual({ sameMap: true, keptObjects: 3000 });
