@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Database, openMigratedDatabase } from '../../src/storage/database.js';
+import { pendingStateRow } from '../support/authentication-state-row.js';
 import { createTestDatabase, describeEachEngine, type TestDatabase } from '../support/engines.js';
 
 describeEachEngine('Database', (engine) => {
@@ -27,19 +28,9 @@ describeEachEngine('Database', (engine) => {
   const insertState = (db: Database['db'], tag: string) =>
     db
       .insertInto('certificate_authentication_states')
-      .values({
-        id: sql<string>`${tag} || ':' || current_setting('synchronous_commit')`,
-        state_hash: `${tag}-${Date.now()}`,
-        user_id: 'u',
-        vendor: 'VENDOR_A',
-        document: 'resident-certificate',
-        provider: 'provider_a',
-        assignment_id: null,
-        status: 'pending',
-        lease_until: null,
-        expires_at: Date.now() + 60_000,
-        created_at: Date.now(),
-      })
+      .values(
+        pendingStateRow(sql<string>`${tag} || ':' || current_setting('synchronous_commit')`, `${tag}-${Date.now()}`),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
   const setting = async (db: Database['db']) =>
@@ -59,19 +50,7 @@ describeEachEngine('Database', (engine) => {
     const { id } = await insertState(database.ephemeral, 'twice');
     const duplicate = database.ephemeral
       .insertInto('certificate_authentication_states')
-      .values({
-        id,
-        state_hash: `dup-${Date.now()}`,
-        user_id: 'u',
-        vendor: 'VENDOR_A',
-        document: 'resident-certificate',
-        provider: 'provider_a',
-        assignment_id: null,
-        status: 'pending',
-        lease_until: null,
-        expires_at: Date.now() + 60_000,
-        created_at: Date.now(),
-      })
+      .values(pendingStateRow(id, `dup-${Date.now()}`))
       .execute();
     await expect(duplicate).rejects.toMatchObject({ code: '23505' });
     // The connection went back to the pool outside any transaction: the next statements work.
