@@ -4,6 +4,7 @@ export * from './ferry-error.js';
 export * from './ota/asset-gc.js';
 export * from './ota/assets.js';
 export * from './ota/audit-events.js';
+export * from './ota/bundle-patches.js';
 export * from './ota/channel.js';
 export * from './ota/client-asset-rules.js';
 export * from './ota/code-signing.js';

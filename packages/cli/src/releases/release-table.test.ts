@@ -14,6 +14,7 @@ const item = (over: Partial<ReleaseListItem>): ReleaseListItem => ({
   assetCount: 0,
   rollout: null,
   adoption: { last24h: 0, last7d: 0 },
+  patches: [],
   ...over,
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BundlePatch } from './bundle-patches.js';
 import { Channel } from './channel.js';
 import { Platform } from './platform.js';
 import { ReleaseMetadata, ReleaseSummary } from './release.js';
@@ -50,6 +51,8 @@ export const ReleaseListItem = ReleaseSummary.extend({
     .nullable(),
   /** Distinct devices that ran it in the last 24 hours and 7 days. */
   adoption: Adoption,
+  /** Patches to its launch asset (bundle patches), newest base first. */
+  patches: z.array(BundlePatch),
 });
 export type ReleaseListItem = z.infer<typeof ReleaseListItem>;
 

@@ -1,5 +1,6 @@
 import type {
   Adoption,
+  BundlePatch,
   ReleaseListItem,
   ReleaseListQuery,
   ReleaseListResponse,
@@ -51,7 +52,11 @@ type ListingRow = {
 };
 
 /** One row as the API shows it; adoption is counted apart (device reports). */
-export function toListItem(row: ListingRow, adoption: Adoption = NO_ADOPTION): ReleaseListItem {
+export function toListItem(
+  row: ListingRow,
+  adoption: Adoption = NO_ADOPTION,
+  patches: BundlePatch[] = [],
+): ReleaseListItem {
   const metadata = parseJson<ReleaseMetadata>(row.metadata);
   return {
     id: row.id,
@@ -68,6 +73,7 @@ export function toListItem(row: ListingRow, adoption: Adoption = NO_ADOPTION): R
         ? null
         : { percent: Number(row.rollout_percent), state: row.rollout_state, reason: row.rollout_reason },
     adoption,
+    patches,
   };
 }
 
