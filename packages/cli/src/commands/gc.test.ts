@@ -159,7 +159,7 @@ const answer = (over: Partial<AssetGcResponse> = {}): AssetGcResponse => ({
   releasesKept: 21,
   kept: { objects: 40, bytes: 5_000_000 },
   young: { objects: 0, bytes: 0 },
-  collected: { objects: 12, bytes: 2048, assets: 4, encodedForms: 8 },
+  collected: { objects: 12, bytes: 2048, assets: 4, encodedForms: 8, patches: 0 },
   failed: { objects: 0, bytes: 0 },
   sample: ['updates/production/1.0.0/assets/x'],
   ...over,

@@ -59,7 +59,7 @@ export function describeGc(answer: AssetGcResponse): string {
       `(the newest ${answer.keepPerTrack} per track, each head, rollout fallback and running or halted rollout): ` +
       `${objects(answer.kept)} of assets they list.`,
     `${answer.dryRun ? 'Would delete' : 'Deleted'}: ${objects(collected)}, ` +
-      `${collected.assets} asset${collected.assets === 1 ? '' : 's'} and ${collected.encodedForms} compressed form${collected.encodedForms === 1 ? '' : 's'}.`,
+      `${collected.assets} asset${collected.assets === 1 ? '' : 's'}, ${collected.encodedForms} compressed form${collected.encodedForms === 1 ? '' : 's'} and ${collected.patches} bundle patch${collected.patches === 1 ? '' : 'es'}.`,
   ];
   if (answer.young.objects > 0) {
     lines.push(

@@ -51,7 +51,7 @@ export const AssetGcResponse = z.object({
   /** Objects no kept release lists but younger than the grace period: left for a later run. */
   young: ObjectTally,
   /** Deleted (or, in a dry run, what would be): assets and compressed forms. */
-  collected: ObjectTally.extend({ assets: count, encodedForms: count }),
+  collected: ObjectTally.extend({ assets: count, encodedForms: count, patches: count }),
   /** Deletions the object store refused; those objects are still there, and the next run tries again. */
   failed: ObjectTally,
   /** Up to 20 keys of collected objects. */

@@ -59,6 +59,10 @@ describe('signing configuration', () => {
     ['a warm-up that is not a number', { MANIFEST_WARM_UP_REQUESTS: 'lots' }, /MANIFEST_WARM_UP_REQUESTS/],
     ['a warm-up over 100,000 requests', { MANIFEST_WARM_UP_REQUESTS: '100001' }, /MANIFEST_WARM_UP_REQUESTS/],
     ['a cache of 0 MiB', { MANIFEST_CACHE_MAX_MB: '0' }, /MANIFEST_CACHE_MAX_MB/],
+    ['patches from more than 20 bases', { PATCH_BASES: '21' }, /PATCH_BASES/],
+    ['a patch ratio above 1', { PATCH_MAX_RATIO: '1.5' }, /PATCH_MAX_RATIO/],
+    ['a patch ratio of 0', { PATCH_MAX_RATIO: '0' }, /PATCH_MAX_RATIO/],
+    ['a patch ratio in percent', { PATCH_MAX_RATIO: '50%' }, /PATCH_MAX_RATIO/],
     ['a cache size that is not a number', { MANIFEST_CACHE_MAX_MB: '64M' }, /MANIFEST_CACHE_MAX_MB/],
   ])('%s stops start-up naming the variable', (_name, env, message) => {
     expect(failure(env)).toMatch(message);
@@ -84,6 +88,15 @@ describe('signing configuration', () => {
       manifestCacheMaxMb: 64,
       assetGcGraceSeconds: 86_400,
       manifestWarmUpRequests: 2_000,
+      patchBases: 3,
+      patchMaxRatio: 0.5,
+    });
+  });
+
+  it('reads the bundle patch settings (PATCH_BASES 0 turns patches off)', () => {
+    expect(load({ PATCH_BASES: '0', PATCH_MAX_RATIO: '0.25' }).updates).toMatchObject({
+      patchBases: 0,
+      patchMaxRatio: 0.25,
     });
   });
 

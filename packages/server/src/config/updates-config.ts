@@ -39,6 +39,10 @@ export interface UpdatesConfig {
    * listens (MANIFEST_WARM_UP_REQUESTS; 0 turns it off). See ota/manifest/manifest-warm-up.ts.
    */
   manifestWarmUpRequests: number;
+  /** Bundle patches (ota/patches): from how many earlier releases, and embedded bundles, of a track (PATCH_BASES; 0 turns patches off). */
+  patchBases: number;
+  /** A patch is offered only up to this fraction of the brotli full bundle (PATCH_MAX_RATIO). */
+  patchMaxRatio: number;
 }
 
 /** Enough for V8 to have optimised the manifest path, and two passes over 1,000 tracks (docs/benchmarks.md, runs 27–29). */
@@ -82,6 +86,18 @@ const UpdatesEnv = z.object({
     .regex(/^\d+$/, 'MANIFEST_WARM_UP_REQUESTS must be a whole number')
     .transform(Number)
     .refine((n) => n <= 100_000, 'MANIFEST_WARM_UP_REQUESTS must be at most 100000')
+    .optional(),
+  PATCH_BASES: z
+    .string()
+    .regex(/^\d+$/, 'PATCH_BASES must be a whole number')
+    .transform(Number)
+    .refine((n) => n <= 20, 'PATCH_BASES must be at most 20')
+    .optional(),
+  PATCH_MAX_RATIO: z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'PATCH_MAX_RATIO must be a number from 0 to 1, such as 0.5')
+    .transform(Number)
+    .refine((n) => n > 0, 'PATCH_MAX_RATIO must be more than 0')
     .optional(),
 });
 
@@ -131,5 +147,7 @@ export function loadUpdatesConfig(rawEnv: Env, production: boolean): UpdatesConf
     manifestCacheMaxMb: env.MANIFEST_CACHE_MAX_MB ?? 64,
     assetGcGraceSeconds: env.ASSET_GC_GRACE_SECONDS ?? 86_400,
     manifestWarmUpRequests: env.MANIFEST_WARM_UP_REQUESTS ?? MANIFEST_WARM_UP_DEFAULT,
+    patchBases: env.PATCH_BASES ?? 3,
+    patchMaxRatio: env.PATCH_MAX_RATIO ?? 0.5,
   };
 }

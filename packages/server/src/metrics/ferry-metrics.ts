@@ -96,6 +96,10 @@ export class FerryMetrics {
   private readonly noReleaseOther: Array<NoReleaseCell | undefined> = [];
   private noReleaseSeries = 0;
   private readonly assetBytes: Array<CounterCell<'encoding'>>;
+  private readonly bundleDownloads: CounterFamily<'answer'>;
+  private readonly bundleBytes: CounterFamily<'answer'>;
+  private readonly bundleBytesSaved: CounterCell<never>;
+  private readonly patchesMade: CounterFamily<'state'>;
   private readonly publishes: CounterFamily<'kind'>;
   private readonly guardBlocks: CounterCell<never>;
   private readonly guardBypasses: CounterCell<never>;
@@ -169,6 +173,36 @@ export class FerryMetrics {
       ['encoding'] as const,
     );
     this.assetBytes = ASSET_ENCODINGS.map((encoding) => assetBytes.cell({ encoding }));
+
+    this.bundleDownloads = counter(
+      'ferry_bundle_downloads_total',
+      'Launch-bundle downloads by devices that can apply a patch (A-IM: bsdiff), by answer: patch (226) or full (200).',
+      ['answer'] as const,
+      areas.ota,
+    );
+    this.bundleBytes = counter(
+      'ferry_bundle_download_bytes_total',
+      'Bytes of those answers as sent (a full one in its negotiated encoding), by answer: patch or full.',
+      ['answer'] as const,
+      areas.ota,
+    );
+    for (const answer of ['patch', 'full'] as const) {
+      this.bundleDownloads.cell({ answer });
+      this.bundleBytes.cell({ answer });
+    }
+    this.bundleBytesSaved = counter<never>(
+      'ferry_bundle_patch_bytes_saved_total',
+      'Bytes patch answers saved against the brotli full bundle they replaced.',
+      [],
+      areas.ota,
+    ).cell({});
+    this.patchesMade = counter(
+      'ferry_bundle_patches_made_total',
+      'Bundle patches this instance made, by what became of them: ready (offered), larger (not offered), failed.',
+      ['state'] as const,
+      areas.ota,
+    );
+    for (const state of ['ready', 'larger', 'failed'] as const) this.patchesMade.cell({ state });
 
     this.publishes = counter(
       'ferry_releases_published_total',
@@ -278,6 +312,17 @@ export class FerryMetrics {
   assetBytesServed(bytes: number, encoding: string): void {
     const index = encoding === 'br' ? 0 : encoding === 'gzip' ? 1 : encoding === 'identity' ? 2 : 3;
     (this.assetBytes[index] as CounterCell<'encoding'>).value += bytes;
+  }
+
+  /** A launch-bundle download of a device that asked for a patch: what it got, and what a patch saved. */
+  bundleDownloaded(answer: 'patch' | 'full', bytes: number, savedBytes = 0): void {
+    this.bundleDownloads.cell({ answer }).value++;
+    this.bundleBytes.cell({ answer }).value += bytes;
+    this.bundleBytesSaved.value += savedBytes;
+  }
+
+  patchMade(state: 'ready' | 'larger' | 'failed'): void {
+    this.patchesMade.cell({ state }).value++;
   }
 
   published(kind: PublishKind): void {

@@ -7,6 +7,7 @@ import { type Executor, withExclusiveLock } from '../storage/locked-transaction.
 import { type DirectivesTable, parseJson, type ReleasesTable, type RolloutsTable, toJson } from '../storage/schema.js';
 import { deletionVersion, keysCollectedSince } from './gc/asset-deletions.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
+import { queuePatchesTo } from './patches/kysely-patch-store.js';
 import type {
   Directive,
   LockedTrack,
@@ -227,7 +228,8 @@ async function insertAudit(db: Executor, event: NewAuditEvent, now: Date): Promi
     .execute();
 }
 
-const lockedTrack = (db: Executor, engine: Engine, track: Track, now: () => Date): LockedTrack => ({
+const lockedTrack = (db: Executor, engine: Engine, track: Track, now: () => Date, patchBases: number): LockedTrack => ({
+  queuePatches: (release) => queuePatchesTo(db, release, patchBases, now().getTime()),
   newest: async () => {
     const row = await newestQuery(db, track).limit(1).executeTakeFirst();
     return row && toRelease(row);
@@ -323,6 +325,8 @@ export class KyselyReleaseStore implements ReleaseStore {
   constructor(
     private readonly database: Database,
     private readonly now: () => Date = () => new Date(),
+    /** Earlier releases (and embedded bundles) a new release gets bundle patches from (PATCH_BASES); 0: none. */
+    private readonly patchBases = 0,
   ) {}
 
   private get db() {
@@ -473,6 +477,8 @@ export class KyselyReleaseStore implements ReleaseStore {
 
   withTrackLock<T>(track: Track, work: (locked: LockedTrack) => Promise<T>): Promise<T> {
     const name = `releases:${track.channel}:${track.platform}:${track.runtimeVersion}`;
-    return withExclusiveLock(this.database, name, (db) => work(lockedTrack(db, this.database.engine, track, this.now)));
+    return withExclusiveLock(this.database, name, (db) =>
+      work(lockedTrack(db, this.database.engine, track, this.now, this.patchBases)),
+    );
   }
 }

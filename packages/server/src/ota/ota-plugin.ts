@@ -12,6 +12,7 @@ import { assetsRoute } from '../routes/api/updates/assets.js';
 import { baselineFingerprintRoute } from '../routes/api/updates/baseline-fingerprint.js';
 import { codeSigningRoute } from '../routes/api/updates/code-signing.js';
 import { directivesRoute } from '../routes/api/updates/directives.js';
+import { embeddedRoutes } from '../routes/api/updates/embedded.js';
 import { assetGcRoute } from '../routes/api/updates/gc.js';
 import { manifestRoute } from '../routes/api/updates/manifest.js';
 import { manifestFastPath } from '../routes/api/updates/manifest-fast-path.js';
@@ -31,7 +32,7 @@ import { CONSOLE_HEARTBEAT_MS, CONSOLE_MAX_STREAMS, ConsoleEventStreams } from '
 import { guardBlockAudit } from './console/guard-block-audit.js';
 import { TrackEvents } from './console/track-events.js';
 import { AssetCollector } from './gc/asset-collector.js';
-import { AssetDeletions } from './gc/asset-deletions.js';
+import { AssetDeletions, THIS_PROCESS } from './gc/asset-deletions.js';
 import { AssetVerifier } from './gc/asset-verifier.js';
 import { KyselyGcStore } from './gc/kysely-gc-store.js';
 import { KyselyReleaseStore } from './kysely-release-store.js';
@@ -39,6 +40,9 @@ import { MANIFEST_CACHE_MAX_TRACKS } from './manifest/manifest-cache.js';
 import { ManifestService } from './manifest/manifest-service.js';
 import { type WarmedTrack, warmUpManifestPath } from './manifest/manifest-warm-up.js';
 import { PostgresReleaseNotifications } from './manifest/postgres-release-notifications.js';
+import { KyselyPatchStore } from './patches/kysely-patch-store.js';
+import { PATCH_LEASE_MS, PATCH_POLL_MS, PatchMaker } from './patches/patch-maker.js';
+import { PatchOffers } from './patches/patch-offers.js';
 import { ReleaseListing } from './release-listing.js';
 import { ReleaseService } from './release-service.js';
 import { DeviceReports } from './reports/device-reports.js';
@@ -72,7 +76,7 @@ const releaseRateKey = (request: FastifyRequest): string => {
  */
 export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, options) => {
   const { database, objectStore } = app;
-  const store = new KyselyReleaseStore(database, options.now);
+  const store = new KyselyReleaseStore(database, options.now, options.updates.patchBases);
 
   const signer = createManifestSigner(options.updates, app.log);
   const urls = new AssetUrls(() => options.objects.assetPublicBaseUrl ?? options.objectsBaseUrl());
@@ -141,6 +145,25 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   manifests.startRefreshing();
   app.addHook('onClose', async () => manifests.stopRefreshing());
 
+  // Bundle patches (ota/patches): made off the request path after each publish, by one instance
+  // each, and offered to devices that ask for them on any instance.
+  const patchStore = new KyselyPatchStore(database);
+  const patchMaker = new PatchMaker({
+    store: patchStore,
+    objects: objectStore,
+    encodings: app.assetEncodings,
+    log: app.log,
+    holder: THIS_PROCESS,
+    leaseMs: PATCH_LEASE_MS,
+    maxRatio: options.updates.patchMaxRatio,
+    pollMs: PATCH_POLL_MS,
+    made: (state) => app.metrics.patchMade(state),
+  });
+  app.assetDelivery.offerPatchesFrom(new PatchOffers(patchStore, objectStore, app.log));
+  // Work queued before this instance started (a crash, another instance's publish) is resumed.
+  options.startupWork?.add(async () => patchMaker.start());
+  app.addHook('onClose', async () => patchMaker.stop());
+
   const gcStore = new KyselyGcStore(database);
   const deletions = new AssetDeletions(database, { now: options.now && (() => options.now!().getTime()) });
   const uploads = new AssetUploadService({
@@ -163,6 +186,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     }),
     sign: (release) => manifests.sign(release),
     onPublished: (release, signatures) => {
+      patchMaker.wake();
       manifests.releasePublished(release, signatures);
       notifications?.announce(trackOf(release));
       trackEvents.emit({ type: 'track', ...trackOf(release), origin: 'local' });
@@ -173,6 +197,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   });
   // A rollout, a directive, a halt: this instance reads the track again, and so do the others.
   const trackChanged = (track: Track) => {
+    patchMaker.wake();
     manifests.trackChanged(track);
     notifications?.announce(track);
     trackEvents.emit({ type: 'track', ...track, origin: 'local' });
@@ -223,7 +248,18 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   assetsRoute(app, { ...admin, service: uploads });
   releasesRoute(app, {
     ...admin,
-    listing: new ReleaseListing(database, (ids) => reportStore.adoption(ids, Date.now())),
+    listing: new ReleaseListing(
+      database,
+      (ids) => reportStore.adoption(ids, Date.now()),
+      (hashes) => patchStore.patchesTo(hashes),
+    ),
+  });
+  await app.register(embeddedRoutes, {
+    ...admin,
+    patches: patchStore,
+    objects: objectStore,
+    bodyLimit: options.objects.uploadLimitBytes,
+    onQueued: () => patchMaker.wake(),
   });
   auditEventsRoute(app, { ...admin, audit: new AuditExport(database) });
   rollbackRoute(app, admin);
@@ -237,6 +273,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
       graceSeconds: options.updates.assetGcGraceSeconds,
       log: app.log,
       now: options.now,
+      patches: patchStore,
     }),
   });
   rolloutsRoute(app, { ...admin, rollouts });

@@ -89,6 +89,8 @@ export class ReleaseListing {
     private readonly database: Database,
     /** Distinct devices per release over 24 h and 7 days (the device reports); none without it. */
     private readonly adoption?: (releaseIds: string[]) => Promise<Map<string, Adoption>>,
+    /** The bundle patches to each launch bundle (ota/patches); none without it. */
+    private readonly patches?: (launchHashes: string[]) => Promise<Map<string, BundlePatch[]>>,
   ) {}
 
   async list(query: ReleaseListQuery): Promise<ReleaseListResponse> {
@@ -110,6 +112,7 @@ export class ReleaseListing {
         'update_policy',
         'metadata',
         'created_at',
+        'launch_asset',
         assetCount.as('asset_count'),
         'rollouts.percent as rollout_percent',
         'rollouts.state as rollout_state',
@@ -130,8 +133,10 @@ export class ReleaseListing {
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     const adoption = (await this.adoption?.(page.map((row) => row.id))) ?? new Map<string, Adoption>();
+    const launchHash = (row: { launch_asset: unknown }) => parseJson<{ hash: string }>(row.launch_asset).hash;
+    const patches = (await this.patches?.(page.map(launchHash))) ?? new Map<string, BundlePatch[]>();
     return {
-      releases: page.map((row) => toListItem(row, adoption.get(row.id))),
+      releases: page.map((row) => toListItem(row, adoption.get(row.id), patches.get(launchHash(row)))),
       nextCursor:
         rows.length > query.limit && last
           ? encodeCursor({ createdAt: Number(last.created_at), seq: Number(last.seq) })

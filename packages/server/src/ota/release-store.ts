@@ -61,6 +61,11 @@ export interface LockedTrack {
   /** The newest `limit` releases of the track, newest first (rollback needs the one before the newest). */
   recent(limit: number): Promise<Release[]>;
   insert(release: NewRelease): Promise<Release>;
+  /**
+   * Queues bundle patches to a new release's launch bundle from the track's earlier ones and its
+   * embedded bundles (ota/patches), in the insert's transaction; returns how many were queued.
+   */
+  queuePatches(release: Release): Promise<number>;
   /** Keeps a release's signed manifests with it, in the same transaction as its insert. */
   saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void>;
   audit(event: NewAuditEvent): Promise<void>;

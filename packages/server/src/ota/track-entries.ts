@@ -12,6 +12,8 @@ export interface EntrySigner {
 export interface InsertedRelease {
   release: Release;
   signatures: ManifestSignature[];
+  /** Bundle patches queued to its launch bundle, made once the transaction commits. */
+  patchesQueued: number;
 }
 
 /**
@@ -27,7 +29,8 @@ export async function insertSignedRelease(
   const signatures = signer.release?.(created) ?? [];
   await locked.saveSignatures(created.id, signatures);
   await locked.supersedeRollouts(`superseded by release ${created.id}`, release.createdAt);
-  return { release: created, signatures };
+  const patchesQueued = await locked.queuePatches(created);
+  return { release: created, signatures, patchesQueued };
 }
 
 /** Inserts a signed roll back to embedded; like a release, it ends a rollout running on the track. */

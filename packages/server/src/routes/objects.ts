@@ -92,6 +92,11 @@ const readSchema: FastifySchema = {
   tags: ['objects'],
   response: {
     200: objectBytes,
+    226: {
+      description:
+        'IM Used: a BSDIFF40 patch from the launch bundle of the update the device runs (A-IM: bsdiff and Expo-Current-Update-ID), with IM: bsdiff and expo-base-update-id',
+      content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+    },
     304: z.null(),
     400: ErrorBody,
     403: ErrorBody,

@@ -163,7 +163,40 @@ export interface GcClaimsTable {
   expires_at: number;
 }
 
+/** A native build's embedded update, registered as a patch base (migration 020). */
+export interface EmbeddedBundlesTable {
+  update_id: string;
+  platform: string;
+  runtime_version: string;
+  hash: string;
+  size: number;
+  object_key: string;
+  registered_at: number;
+}
+
+/** A patch from one launch bundle to another, by their hashes (migration 020). */
+export interface BundlePatchesTable {
+  base_hash: string;
+  target_hash: string;
+  base_key: string;
+  target_key: string;
+  base_kind: 'release' | 'embedded';
+  base_update_id: string;
+  state: 'pending' | 'ready' | 'larger' | 'failed';
+  patch_key: string | null;
+  size: number | null;
+  full_size: number | null;
+  /** `<hostname>:<pid>` of the process making it, until lease_until. */
+  holder: string | null;
+  lease_until: number | null;
+  attempts: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface DatabaseSchema {
+  embedded_bundles: EmbeddedBundlesTable;
+  bundle_patches: BundlePatchesTable;
   asset_deletions: AssetDeletionsTable;
   gc_claims: GcClaimsTable;
   rollouts: RolloutsTable;

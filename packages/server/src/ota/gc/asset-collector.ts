@@ -6,6 +6,7 @@ import { DependencyUnavailable, DomainError } from '../../errors/domain-error.js
 import type { Executor } from '../../storage/locked-transaction.js';
 import { assetHashOfKey, updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ListedObject, ObjectStore } from '../../storage/objects/object-store.js';
+import type { KyselyPatchStore } from '../patches/kysely-patch-store.js';
 import type { DeletionMarks } from './asset-deletions.js';
 import type { KyselyGcStore, ReleaseAssetsRow } from './kysely-gc-store.js';
 import { releasesToKeep } from './releases-to-keep.js';
@@ -49,6 +50,8 @@ export interface AssetCollectorDeps {
   graceSeconds: number;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** Bundle patches, collected with their base or target; without it none are (unit tests). */
+  patches?: Pick<KyselyPatchStore, 'all' | 'forget'>;
 }
 
 const tally = (): ObjectTally => ({ objects: 0, bytes: 0 });
@@ -149,7 +152,7 @@ export class AssetCollector {
       releasesKept: kept.size,
       kept: tally(),
       young: tally(),
-      collected: { ...tally(), assets: 0, encodedForms: 0 },
+      collected: { ...tally(), assets: 0, encodedForms: 0, patches: 0 },
       failed: tally(),
       sample: [],
     };
@@ -264,6 +267,33 @@ export class AssetCollector {
       if (marks && !(await marks.keepClaim())) throw new GcInProgress();
     }
     await collectForms(batch);
+
+    // 4. Bundle patches whose base or target was deleted above, or was already gone. An embedded
+    // bundle is registered by hand and never collected: patches from it live as long as their target.
+    const stays = (key: string) => referenced.has(key) || remaining.has(key);
+    for (const row of (await this.deps.patches?.all()) ?? []) {
+      if (stays(row.target_key) && (row.base_kind === 'embedded' || stays(row.base_key))) continue;
+      if (dryRun) {
+        answer.collected.patches++;
+        continue;
+      }
+      try {
+        if (row.patch_key) {
+          const stored = await objects.head(row.patch_key);
+          await objects.delete(row.patch_key);
+          if (stored) add(answer.collected, { key: row.patch_key, size: stored.size, lastModified: new Date(0) });
+        }
+        // After the object: a row left by a crash in between points at nothing, which serving
+        // answers with the full bundle, and the next run forgets it.
+        await this.deps.patches?.forget(row);
+        answer.collected.patches++;
+      } catch (err) {
+        log.warn(
+          { err, key: row.patch_key },
+          'garbage collection could not delete a bundle patch; the next run tries again',
+        );
+      }
+    }
 
     if (!dryRun) {
       await store.audit(

@@ -12,6 +12,7 @@ import { releaseListingMigration } from './016_release_listing.js';
 import { operatorTokensMigration } from './017_operator_tokens.js';
 import { assetDeletionsMigration } from './018_asset_deletions.js';
 import { assetIdentityMigration } from './019_asset_identity.js';
+import { bundlePatchesMigration } from './020_bundle_patches.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '017_operator_tokens': operatorTokensMigration,
   '018_asset_deletions': assetDeletionsMigration,
   '019_asset_identity': assetIdentityMigration,
+  '020_bundle_patches': bundlePatchesMigration,
 };
 
 /**

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { DomainError } from '../../errors/domain-error.js';
+import { patchRequestOf } from '../../ota/patches/patch-request.js';
 import { SingleFlight } from '../../single-flight.js';
 import { TurnPacer } from '../../turn-pacer.js';
 import {
@@ -60,10 +61,35 @@ async function* counted(body: Readable, sent: (bytes: number) => void): AsyncGen
   }
 }
 
+/** A patch a device gets instead of the full launch bundle. */
+export interface PatchAnswer {
+  bytes: Buffer;
+  /** The update the patch starts from: the device's own (`expo-base-update-id`). */
+  baseUpdateId: string;
+  /** What the full download would have sent (brotli), to count what the patch saved. */
+  fullSize: number;
+}
+
+/** The patch source AssetDelivery asks before it serves a launch bundle to a device that can take a patch. */
+export interface PatchSource {
+  find(key: string, currentUpdateId: string): Promise<PatchAnswer | undefined>;
+}
+
 /** Where served bytes are counted (FerryMetrics). */
 export interface AssetDeliveryMetrics {
   assetBytesServed(bytes: number, encoding: string): void;
+  bundleDownloaded?(answer: 'patch' | 'full', bytes: number, savedBytes?: number): void;
 }
+
+/**
+ * What a compressible asset's answer varies on: the encoding, and, since a launch bundle may be
+ * answered with a patch from the bundle the device runs, whether it asked for one and from which
+ * update. A shared cache then keeps a full answer per base at most and never hands it to a device
+ * that could have had a patch from another base (docs/decisions.md, "Bundle patches").
+ */
+export const ASSET_VARY = 'accept-encoding, a-im, expo-current-update-id';
+/** A patch fits one device's bundle: no shared cache may keep it (RFC 9111 §5.2.2.5). */
+export const PATCH_CACHE_CONTROL = 'private, no-store';
 
 /** Bytes of served assets kept in memory in all, and the largest one kept. */
 export const HOT_BYTES_MAX = 64 * 1024 * 1024;
@@ -135,6 +161,8 @@ export class AssetDelivery {
    * is woken a slice per event-loop turn.
    */
   private readonly looking = new SingleFlight<string, StoredObject | undefined>();
+  /** Bundle patches, once the OTA area offers them (ota-plugin.ts). */
+  private patches: PatchSource | undefined;
 
   constructor(
     private readonly store: ObjectStore,
@@ -142,7 +170,16 @@ export class AssetDelivery {
     private readonly metrics?: AssetDeliveryMetrics,
   ) {}
 
+  offerPatchesFrom(patches: PatchSource): void {
+    this.patches = patches;
+  }
+
   async serve(key: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const wanted = this.patches && patchRequestOf(request.headers);
+    if (wanted) {
+      const patch = await this.patches!.find(key, wanted.currentUpdateId);
+      if (patch) return this.servePatch(patch, request, reply);
+    }
     const source = await this.remembered(key, () => this.store.head(key));
     if (!source) throw new AssetNotFound();
 
@@ -167,13 +204,14 @@ export class AssetDelivery {
       .header('cache-control', IMMUTABLE_CACHE_CONTROL)
       .header('etag', etag)
       .header('x-content-type-options', 'nosniff');
-    if (compressible) reply.header('vary', 'accept-encoding');
+    if (compressible) reply.header('vary', ASSET_VARY);
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     reply.header('content-length', representation.size);
     if (request.method === 'HEAD') return reply.send();
     const metrics = this.metrics;
+    if (wanted) metrics?.bundleDownloaded?.('full', representation.size);
     const sent = (bytes: number) => metrics?.assetBytesServed(bytes, encoding);
     if (representation.size <= HOT_OBJECT_MAX_BYTES) {
       const bytes = await this.bytesOf(representation.key);
@@ -185,6 +223,33 @@ export class AssetDelivery {
     const opened = await this.store.get(representation.key);
     if (!opened) throw new AssetNotFound();
     return reply.send(metrics ? Readable.from(counted(opened.body, sent), { objectMode: false }) : opened.body);
+  }
+
+  /**
+   * A BSDIFF40 patch from the device's own launch bundle: `226 IM Used` with `IM: bsdiff` and the
+   * base's update id, which expo-updates requires equal to the update it runs before it applies the
+   * patch (FileDownloader.kt, validatePatchResponseMetadata). The patch is already bzip2-compressed:
+   * it is sent as it is.
+   */
+  private async servePatch(patch: PatchAnswer, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    reply
+      .code(226)
+      .header('im', 'bsdiff')
+      .header('expo-base-update-id', patch.baseUpdateId)
+      .header('content-type', 'application/octet-stream')
+      .header('cache-control', PATCH_CACHE_CONTROL)
+      .header('vary', ASSET_VARY)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-length', patch.bytes.length);
+    if (request.method === 'HEAD') return reply.send();
+    this.metrics?.bundleDownloaded?.('patch', patch.bytes.length, Math.max(0, patch.fullSize - patch.bytes.length));
+    await this.pacer.turn();
+    return reply.send(
+      Readable.from(
+        slicesOf(patch.bytes, () => undefined, this.pace),
+        { objectMode: false },
+      ),
+    );
   }
 
   /**

@@ -1,0 +1,57 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+interface BsdiffNode {
+  diff(oldFile: string, newFile: string, patchFile: string): Promise<void>;
+  patch(oldFile: string, newFile: string, patchFile: string): Promise<void>;
+}
+
+/**
+ * bsdiff-node: the classic bsdiff/bspatch C code (BSDIFF40, bzip2 blocks, the format expo-updates'
+ * bspatch.c applies) built as a native addon. Its async calls run on libuv's thread pool, so a
+ * diff of a large bundle never holds the event loop (docs/decisions.md, "Bundle patches").
+ * Loaded on first use: an instance that never makes a patch never loads it.
+ */
+let addon: BsdiffNode | undefined;
+const bsdiffNode = (): BsdiffNode => {
+  addon ??= createRequire(import.meta.url)('bsdiff-node') as BsdiffNode;
+  return addon;
+};
+
+/** Runs `work` with a private temporary directory, removed afterwards whatever happens. */
+async function inTemporaryDirectory<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ferry-patch-'));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A BSDIFF40 patch that turns `base` into `target`. */
+export const makePatch = (base: Buffer, target: Buffer): Promise<Buffer> =>
+  inTemporaryDirectory(async (dir) => {
+    const [baseFile, targetFile, patchFile] = ['base', 'target', 'patch'].map((name) => path.join(dir, name)) as [
+      string,
+      string,
+      string,
+    ];
+    await Promise.all([writeFile(baseFile, base), writeFile(targetFile, target)]);
+    await bsdiffNode().diff(baseFile, targetFile, patchFile);
+    return readFile(patchFile);
+  });
+
+/** `base` with a BSDIFF40 patch applied. */
+export const applyPatch = (base: Buffer, patch: Buffer): Promise<Buffer> =>
+  inTemporaryDirectory(async (dir) => {
+    const [baseFile, resultFile, patchFile] = ['base', 'result', 'patch'].map((name) => path.join(dir, name)) as [
+      string,
+      string,
+      string,
+    ];
+    await Promise.all([writeFile(baseFile, base), writeFile(patchFile, patch)]);
+    await bsdiffNode().patch(baseFile, resultFile, patchFile);
+    return readFile(resultFile);
+  });

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Debian's bspatch (package bsdiff): an implementation independent of the server's, as a device's is. */
+export function bspatch(base: Buffer, patch: Buffer): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bspatch-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'base'), base);
+    fs.writeFileSync(path.join(dir, 'patch'), patch);
+    execFileSync('bspatch', [path.join(dir, 'base'), path.join(dir, 'out'), path.join(dir, 'patch')]);
+    return fs.readFileSync(path.join(dir, 'out'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** As sent (still compressed when content-encoding says so). */
+  body: Buffer;
+}
+
+/** A GET over node:http, which leaves the body as sent (fetch would decompress it). */
+export const rawGet = (url: string, headers: Record<string, string>): Promise<RawAnswer> =>
+  new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+
+/** The headers expo-updates 55+ sends on its launch-asset request with patches on (FileDownloader.kt). */
+export const patchRequestHeaders = (currentUpdateId: string, requestedUpdateId: string): Record<string, string> => ({
+  accept: '*/*',
+  'a-im': 'bsdiff',
+  'expo-current-update-id': currentUpdateId,
+  'expo-requested-update-id': requestedUpdateId,
+  'expo-platform': 'ios',
+  'expo-protocol-version': '1',
+  'expo-api-version': '1',
+});
+
+export type LaunchDownload =
+  | { kind: 'patch'; answer: RawAnswer; bytes: Buffer }
+  | { kind: 'full'; answer: RawAnswer; bytes: Buffer };
+
+/**
+ * Downloads a launch bundle as expo-updates does with patches on: a 226 (or `IM: bsdiff`) answer
+ * must name the device's own update in `expo-base-update-id`, and is applied to the bundle it runs
+ * (here with Debian's bspatch); anything else is the full bundle. Either way the result must hash to
+ * what the manifest says, or this throws, as the client then fails the download.
+ */
+export async function downloadLaunchAssetLikeExpo(
+  url: string,
+  device: { currentUpdateId: string; requestedUpdateId: string; runningBundle: Buffer },
+  expectedHash: string,
+): Promise<LaunchDownload> {
+  const answer = await rawGet(url, patchRequestHeaders(device.currentUpdateId, device.requestedUpdateId));
+  const isPatch =
+    answer.status === 226 ||
+    String(answer.headers.im ?? '')
+      .split(',')
+      .some((item) => item.trim().toLowerCase() === 'bsdiff');
+  let download: LaunchDownload;
+  if (isPatch) {
+    if (String(answer.headers['expo-base-update-id'] ?? '').toLowerCase() !== device.currentUpdateId.toLowerCase()) {
+      throw new Error('a patch answer must name the device’s current update in expo-base-update-id');
+    }
+    download = { kind: 'patch', answer, bytes: bspatch(device.runningBundle, answer.body) };
+  } else {
+    if (answer.status !== 200) throw new Error(`the launch asset answered ${answer.status}`);
+    download = { kind: 'full', answer, bytes: answer.body };
+  }
+  const hash = createHash('sha256').update(download.bytes).digest('base64url');
+  if (hash !== expectedHash)
+    throw new Error(`the downloaded bundle hashes to ${hash}, the manifest says ${expectedHash}`);
+  return download;
+}
