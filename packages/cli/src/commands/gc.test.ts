@@ -191,7 +191,7 @@ it('describes what stays, what went and what waits for the grace period', () => 
     [
       'Garbage collection done.',
       'Kept 21 of 30 releases in 2 tracks (the newest 10 per track, each head, rollout fallback and running or halted rollout): 40 objects (4.8 MiB) of assets they list.',
-      'Deleted: 12 objects (2.0 KiB), 4 assets and 8 compressed forms.',
+      'Deleted: 12 objects (2.0 KiB), 4 assets, 8 compressed forms and 0 bundle patches.',
       'Left for a later run: 3 objects (1.5 KiB) younger than the grace period (24 h); a publish may be about to list them.',
       'Among them:',
       '  updates/production/1.0.0/assets/x',

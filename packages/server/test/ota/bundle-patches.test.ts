@@ -7,7 +7,14 @@ import type { ReleaseListResponse } from '@ferry/contracts';
 import CachePolicy from 'http-cache-semantics';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
-import { bspatch, downloadLaunchAssetLikeExpo, patchRequestHeaders, rawGet } from '../support/patch-client.js';
+import {
+  bspatch,
+  bundleText,
+  downloadLaunchAssetLikeExpo,
+  patchRequestHeaders,
+  rawGet,
+  settledPatches,
+} from '../support/patch-client.js';
 import { type Exposition, sampleSum, scrape } from '../support/prometheus.js';
 import { fileOf, hashOfBytes, publishRelease } from '../support/publisher.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -18,33 +25,8 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
  * does, and applied with Debian's bspatch, an implementation independent of the server's.
  */
 
-/** JavaScript-like text, as a bundle compresses; different on every call. */
-export function bundleText(lines: number): string {
-  const words = ['function', 'return', 'const', 'props', 'useState', 'render', 'children', 'value', 'React'];
-  const out: string[] = [];
-  for (let i = 0; i < lines; i++) {
-    out.push(
-      `${words[i % words.length]} _${randomBytes(3).toString('hex')}(a${i % 97}){return ${words[(i * 7) % words.length]}.x${i % 13}+${i};}`,
-    );
-  }
-  return `${out.join('\n')}\n`;
-}
-
 const METRICS_TOKEN = 'metrics-token-for-bundle-patches';
 const brotliSize = (bytes: Buffer) => zlib.brotliCompressSync(bytes).length;
-
-/** Waits until no patch to the release's launch bundle is pending (the listing shows them). */
-export async function settledPatches(server: TestServer, track: Record<string, string>, releaseId: string) {
-  for (;;) {
-    const response = await server.authed(`/api/updates/releases?${new URLSearchParams(track)}`);
-    const { releases } = (await response.json()) as ReleaseListResponse;
-    const release = releases.find((candidate) => candidate.id === releaseId);
-    if (release && release.patches.length > 0 && release.patches.every((patch) => patch.state !== 'pending')) {
-      return release.patches;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describeEachEngine('bundle patches', (engine) => {
   const track = { channel: 'production', platform: 'ios', runtimeVersion: '36.0.0' } as const;

@@ -148,7 +148,9 @@ describeEachEngine('release day', (engine) => {
     );
 
     expect(answers.every((answer) => answer.status === 200 && answer.headers['content-encoding'] === 'br')).toBe(true);
-    expect(answers.every((answer) => answer.headers.vary === 'accept-encoding')).toBe(true);
+    expect(answers.every((answer) => answer.headers.vary === 'accept-encoding, a-im, expo-current-update-id')).toBe(
+      true,
+    );
     // Every device got the same bytes, and they are the bundle.
     expect(new Set(answers.map((answer) => answer.sha)).size).toBe(1);
     // node:http, not fetch: fetch would decompress the body on the way.

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import type { ReleaseListResponse } from '@ferry/contracts';
+import type { TestServer } from './test-server.js';
 
 /** Debian's bspatch (package bsdiff): an implementation independent of the server's, as a device's is. */
 export function bspatch(base: Buffer, patch: Buffer): Buffer {
@@ -85,4 +87,33 @@ export async function downloadLaunchAssetLikeExpo(
   if (hash !== expectedHash)
     throw new Error(`the downloaded bundle hashes to ${hash}, the manifest says ${expectedHash}`);
   return download;
+}
+
+/** JavaScript-like text, as a bundle compresses; different on every call. */
+export function bundleText(lines: number): string {
+  const words = ['function', 'return', 'const', 'props', 'useState', 'render', 'children', 'value', 'React'];
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    out.push(
+      `${words[i % words.length]} _${randomBytes(3).toString('hex')}(a${i % 97}){return ${words[(i * 7) % words.length]}.x${i % 13}+${i};}`,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Waits until no patch to the release's launch bundle is pending (the listing shows them). */
+export async function settledPatches(
+  server: Pick<TestServer, 'authed'>,
+  track: Record<string, string>,
+  releaseId: string,
+) {
+  for (;;) {
+    const response = await server.authed(`/api/updates/releases?${new URLSearchParams(track)}`);
+    const { releases } = (await response.json()) as ReleaseListResponse;
+    const release = releases.find((candidate) => candidate.id === releaseId);
+    if (release && release.patches.length > 0 && release.patches.every((patch) => patch.state !== 'pending')) {
+      return release.patches;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
