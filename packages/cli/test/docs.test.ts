@@ -66,6 +66,10 @@ describe('every ferry command and option is in its guide', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the pipeline guide names ferry embedded upload, which its Store deploy template runs', () => {
+    expect(names(read('docs/pipeline.md'), 'ferry embedded upload')).toBe(true);
+  });
+
   it('the pipeline guide names ferry rollout and the staged-rollout options of ferry publish', () => {
     const pipeline = read('docs/pipeline.md');
     for (const words of ['ferry rollout', '--rollout', '--halt-on-failure-rate', '--halt-min-devices'])
