@@ -210,6 +210,22 @@ describe('ferry embedded upload over HTTP', () => {
     expect(received).toEqual([]);
   });
 
+  it('an app config that cannot give the runtimeVersion: its reason, and the way around it', async () => {
+    const program = new Command('ferry').exitOverride();
+    embeddedCommand(() => ({
+      env: { OTA_SERVER_URL: serverUrl, OTA_RELEASE_TOKEN: TOKEN },
+      out,
+      evaluateAppConfig: async () => ({}),
+    }))(program);
+    const file = await aab(randomUUID(), launchBundle(10));
+    expect(await main(['node', 'ferry', 'embedded', 'upload', file], program)).toBe(1);
+    expect(stderr).toMatch(/^ferry: The app config gives android no runtimeVersion\. /);
+    expect(stderr).toMatch(
+      /\n {2}The build's app\.manifest names no runtimeVersion, so it comes from the app config \(--project\); or name it with --runtime-version\.\n$/,
+    );
+    expect(received).toEqual([]);
+  });
+
   it('--update-id and --bundle', async () => {
     const id = randomUUID();
     const bundleFile = path.join(dir, 'main.jsbundle');

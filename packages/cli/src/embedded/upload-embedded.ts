@@ -85,11 +85,19 @@ async function resolveRuntimeVersion(
   }
   if (request.runtimeVersion !== undefined)
     return { runtimeVersion: request.runtimeVersion, from: '--runtime-version' };
-  const config = await deps.evaluateAppConfig(request.projectRoot);
-  return {
-    runtimeVersion: runtimeVersionOf(config, update.platform),
-    from: `the app config of ${request.projectRoot}`,
-  };
+  try {
+    const config = await deps.evaluateAppConfig(request.projectRoot);
+    return {
+      runtimeVersion: runtimeVersionOf(config, update.platform),
+      from: `the app config of ${request.projectRoot}`,
+    };
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    throw new CliError(
+      `${error.message}\n  The build's app.manifest names no runtimeVersion, so it comes from the app config (--project); ` +
+        'or name it with --runtime-version.',
+    );
+  }
 }
 
 /** The answer for people: what is registered, from where, and what it set off. */
