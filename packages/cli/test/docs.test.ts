@@ -30,6 +30,7 @@ const HOMES: Record<string, string[]> = {
   releases: ['docs/publishing.md'],
   rollback: ['docs/publishing.md'],
   rollout: ['docs/publishing.md'],
+  'embedded upload': ['docs/publishing.md'],
   audit: ['docs/publishing.md'],
   'keys generate': ['docs/publishing.md'],
   gc: ['docs/gc.md'],
@@ -63,6 +64,10 @@ describe('every ferry command and option is in its guide', () => {
   it.each(commands.map((command) => [command.path, command] as const))('ferry %s', (_, command) => {
     const problems = (HOMES[command.path] ?? []).flatMap((doc) => undocumented(doc, read(doc), command));
     expect(problems).toEqual([]);
+  });
+
+  it('the pipeline guide names ferry embedded upload, which its Store deploy template runs', () => {
+    expect(names(read('docs/pipeline.md'), 'ferry embedded upload')).toBe(true);
   });
 
   it('the pipeline guide names ferry rollout and the staged-rollout options of ferry publish', () => {

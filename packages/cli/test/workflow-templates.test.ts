@@ -418,4 +418,25 @@ describe('what each pipeline does', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
     expect(deploy.jobs.deploy!.outputs!.tag).toBe('${{ steps.check.outputs.tag }}');
   });
+
+  it('Store deploy: registers each build’s embedded bundle after the build, without holding back the tag', () => {
+    const steps = workflow('store-deploy.yml').jobs.deploy!.steps;
+    const build = steps.findIndex((step) => step.name === 'Build and submit to the stores');
+    const register = steps.findIndex((step) => step.run?.includes('ferry embedded upload'));
+    expect(register).toBeGreaterThan(build);
+    const buildRun = steps[build]!.run!;
+    const registerStep = steps[register]! as Step & { 'continue-on-error'?: boolean };
+    // The build's JSON (its artifact URLs) is what the registration reads.
+    expect(buildRun).toMatch(/ --json > "\$RUNNER_TEMP\/eas-builds\.json"$/);
+    expect(registerStep.run).toContain('"$RUNNER_TEMP/eas-builds.json"');
+    expect(registerStep.run).toMatch(/^\s*npx ferry embedded upload "\$file"$/m);
+    expect(registerStep.env).toEqual({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
+      OTA_SERVER_URL: '${{ vars.OTA_SERVER_URL }}',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
+      OTA_RELEASE_TOKEN: '${{ secrets.OTA_RELEASE_TOKEN }}',
+    });
+    // The builds are submitted by then: a failed registration must not keep the tag job from running.
+    expect(registerStep['continue-on-error']).toBe(true);
+  });
 });

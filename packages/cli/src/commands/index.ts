@@ -4,6 +4,7 @@ import { registerBump } from './bump.js';
 import { registerDeployCheck } from './deploy-check.js';
 import { registerDevToken } from './dev-token.js';
 import { registerDoctor } from './doctor.js';
+import { registerEmbedded } from './embedded.js';
 import { registerGate } from './gate.js';
 import { registerGc } from './gc.js';
 import { registerInit } from './init.js';
@@ -26,6 +27,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerBump,
   registerDeployCheck,
   registerPublish,
+  registerEmbedded,
   registerReleases,
   registerRollback,
   registerRollout,

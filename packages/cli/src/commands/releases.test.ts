@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { ReleaseListResponse } from '@ferry/contracts';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeEachEngine } from '../../../server/test/support/engines.js';
+import { fileOf, publishRelease } from '../../../server/test/support/publisher.js';
 import { releasePayload, storeAssets } from '../../../server/test/support/releases.js';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server.js';
 import { CapturedOutput } from '../../test/support/recording-fetch.js';
 import { main } from '../main.js';
+import { patchesCell } from '../releases/release-table.js';
 import { releasesCommand } from './releases.js';
 
 describeEachEngine('ferry releases against a real server', (engine) => {
@@ -70,7 +73,7 @@ describeEachEngine('ferry releases against a real server', (engine) => {
     const lines = out.text.trim().split('\n');
     expect(lines[0]).toBe('Releases of all tracks, newest first (* = active release of its track):');
     expect(lines[1]).toMatch(
-      /^\s+RELEASE\s+TRACK\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
+      /^\s+RELEASE\s+TRACK\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+PATCHES\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
     );
     expect(rows()).toHaveLength(published.length);
     rows().forEach((row, i) => {
@@ -141,6 +144,51 @@ describeEachEngine('ferry releases against a real server', (engine) => {
     expect(await ferry(...args)).toBe(1);
     expect(stderr).toMatch(reason);
     expect(out.text).toBe('');
+  });
+
+  // Last: it publishes to a track of its own, which the listings above do not expect.
+  it('each release’s bundle patches: --json passes the server’s list through, the table counts them', async () => {
+    const track = { channel: 'production', platform: 'android', runtimeVersion: '5.0.0(5)' } as const;
+    const lines = Array.from(
+      { length: 4000 },
+      (_, i) => `function f${i}_${randomBytes(3).toString('hex')}(){return ${i};}`,
+    );
+    const first = lines.join('\n');
+    // A one-line change: the second release gets a patch from the first.
+    const second = first.replace('function f7_', 'function changed_');
+    await publishRelease(server, { ...track, launch: fileOf(first, 'application/javascript', '.bundle') });
+    const { id } = await publishRelease(server, {
+      ...track,
+      launch: fileOf(second, 'application/javascript', '.bundle'),
+    });
+    // The patch is made after the publish: wait until it settled (at a pace within the rate limit).
+    let listed: ReleaseListResponse['releases'] = [];
+    for (;;) {
+      const response = await server.authed(`/api/updates/releases?${new URLSearchParams(track)}`);
+      listed = ReleaseListResponse.parse(await response.json()).releases;
+      const patches = listed.find((release) => release.id === id)?.patches ?? [];
+      if (patches.length > 0 && patches.every((patch) => patch.state !== 'pending')) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const args = ['--channel', track.channel, '--platform', track.platform, '--runtime-version', track.runtimeVersion];
+    expect(await ferry(...args, '--json')).toBe(0);
+    expect(json().releases.map((release) => release.patches)).toEqual(listed.map((release) => release.patches));
+    expect(json().releases[0]!.patches).toEqual([
+      {
+        base: { kind: 'release', updateId: listed[1]!.id },
+        state: 'ready',
+        bytes: expect.any(Number),
+        fullBytes: expect.any(Number),
+      },
+    ]);
+
+    out.text = '';
+    expect(await ferry(...args)).toBe(0);
+    const [newestRow, firstRow] = rows();
+    expect(newestRow).toContain(`  ${patchesCell(listed[0]!.patches)}  `);
+    expect(newestRow).toMatch(/\s0\/0\s+1 ready \(\d+%\)\s/);
+    // The track's first release has no earlier one to patch from.
+    expect(firstRow).toMatch(/\s0\/0\s+-\s/);
   });
 });
 

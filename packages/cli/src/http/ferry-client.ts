@@ -9,6 +9,8 @@ import {
   CodeSigningResponse,
   DirectiveCreatedResponse,
   type DirectiveRequest,
+  type EmbeddedBundleQuery,
+  EmbeddedBundleResponse,
   ErrorBody,
   FerryHttpError,
   NDJSON_MEDIA_TYPE,
@@ -34,9 +36,12 @@ export interface FerryClientOptions {
 }
 
 interface Call<S extends z.ZodType> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as these bytes, with this content type (instead of `body`). */
+  raw?: { bytes: Uint8Array<ArrayBuffer>; contentType: string };
   schema: S;
   /** Only idempotent calls are retried: a lost response to a POST /release must not publish twice. */
   idempotent: boolean;
@@ -153,6 +158,25 @@ export class FerryClient {
     });
   }
 
+  /**
+   * PUT /api/updates/embedded: registers a build's embedded update with its launch bundle as the
+   * body. `created` is false when the server already had it (200): registering again changes
+   * nothing, so the call is retried like a read. A retry after a lost 201 answer reads as 200.
+   */
+  async registerEmbedded(
+    query: EmbeddedBundleQuery,
+    bundle: Uint8Array<ArrayBuffer>,
+  ): Promise<{ created: boolean; registered: EmbeddedBundleResponse }> {
+    const { status, body } = await this.callWithStatus({
+      method: 'PUT',
+      path: `/api/updates/embedded?${searchParams(query)}`,
+      raw: { bytes: bundle, contentType: 'application/octet-stream' },
+      schema: EmbeddedBundleResponse,
+      idempotent: true,
+    });
+    return { created: status === 201, registered: body };
+  }
+
   rollback(request: RollbackRequest): Promise<RollbackResponse> {
     return this.call({
       method: 'POST',
@@ -196,6 +220,11 @@ export class FerryClient {
   }
 
   private async call<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
+    return (await this.callWithStatus(call)).body;
+  }
+
+  /** The checked answer and its status, for endpoints whose 200 and 201 mean different things. */
+  private async callWithStatus<S extends z.ZodType>(call: Call<S>): Promise<{ status: number; body: z.infer<S> }> {
     const once = () => this.send(call);
     if (!call.idempotent) return once();
     return withRetries(once, isTransient, this.options.retry ?? DEFAULT_RETRY);
@@ -203,31 +232,32 @@ export class FerryClient {
 
   private async fetchOrThrow(
     path: string,
-    request: { method: Call<z.ZodType>['method']; body?: unknown; accept?: string },
+    request: Pick<Call<z.ZodType>, 'method' | 'body' | 'raw'> & { accept?: string },
   ): Promise<Response> {
     const headers: Record<string, string> = {
       // No token (an empty one): the public endpoints only.
       ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}),
       accept: request.accept ?? 'application/json',
     };
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.raw) headers['content-type'] = request.raw.contentType;
+    else if (request.body !== undefined) headers['content-type'] = 'application/json';
     try {
       return await this.fetchImpl(`${this.base}${path}`, {
         method: request.method,
         headers,
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        body: request.raw ? request.raw.bytes : request.body === undefined ? undefined : JSON.stringify(request.body),
       });
     } catch (error) {
       throw new FerryHttpError(0, 'NETWORK', `Cannot reach ${this.base}: ${describeCause(error)}`);
     }
   }
 
-  private async send<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
+  private async send<S extends z.ZodType>(call: Call<S>): Promise<{ status: number; body: z.infer<S> }> {
     const response = await this.fetchOrThrow(call.path, call);
     if (!response.ok) throw await httpError(response, call.method, call.path);
     const parsed = call.schema.safeParse(parseJsonLine(await response.text()));
     if (!parsed.success) throw unexpectedResponse(call.method, call.path, response.status);
-    return parsed.data;
+    return { status: response.status, body: parsed.data };
   }
 }
 

@@ -1,6 +1,6 @@
-import type { ReleaseListItem } from '@ferry/contracts';
+import type { BundlePatch, ReleaseListItem } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
-import { formatTable, MESSAGE_COLUMN_WIDTH, releaseTable } from './release-table.js';
+import { formatTable, MESSAGE_COLUMN_WIDTH, patchesCell, releaseTable } from './release-table.js';
 
 const item = (over: Partial<ReleaseListItem>): ReleaseListItem => ({
   id: '11111111-1111-4111-8111-111111111111',
@@ -16,6 +16,30 @@ const item = (over: Partial<ReleaseListItem>): ReleaseListItem => ({
   adoption: { last24h: 0, last7d: 0 },
   patches: [],
   ...over,
+});
+
+const patch = (
+  state: BundlePatch['state'],
+  bytes: number | null,
+  fullBytes: number | null,
+  kind: BundlePatch['base']['kind'] = 'release',
+): BundlePatch => ({ base: { kind, updateId: '33333333-3333-4333-8333-333333333333' }, state, bytes, fullBytes });
+
+describe('patchesCell', () => {
+  it('counts the patches per state, ready first, with each ready one’s share of the full download', () => {
+    expect(patchesCell([])).toBe('-');
+    expect(patchesCell([patch('ready', 300, 1000), patch('ready', 125, 1000)])).toBe('2 ready (30%·13%)');
+    expect(patchesCell([patch('larger', 900, 1000), patch('pending', null, null), patch('ready', 5, 1000)])).toBe(
+      '1 ready (1%), 1 pending, 1 larger',
+    );
+    expect(patchesCell([patch('failed', null, null)])).toBe('1 failed');
+  });
+
+  it('a share not yet measured is ?, and a tiny patch is <1%, never 0%', () => {
+    expect(patchesCell([patch('ready', 10, null), patch('ready', 1, 1000), patch('ready', 0, 0)])).toBe(
+      '3 ready (?·<1%·?)',
+    );
+  });
 });
 
 describe('formatTable', () => {
@@ -45,12 +69,12 @@ describe('releaseTable', () => {
     ]);
     const [header, first, second] = table.split('\n');
     expect(header).toMatch(
-      /^\s+RELEASE\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
+      /^\s+RELEASE\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+PATCHES\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
     );
     expect(first).toMatch(
-      /^\*\s+22222222-.*\s2\s+-\s+0\/0\s+abcdef012345\s+01234567\s+main\s+ci\s+-\s+rollback of r-0$/,
+      /^\*\s+22222222-.*\s2\s+-\s+0\/0\s+-\s+abcdef012345\s+01234567\s+main\s+ci\s+-\s+rollback of r-0$/,
     );
-    expect(second).toMatch(/^\s+11111111-.*\s-\s+-\s+0\/0\s+-\s+-\s+-\s+-\s+-$/);
+    expect(second).toMatch(/^\s+11111111-.*\s-\s+-\s+0\/0\s+-\s+-\s+-\s+-\s+-\s+-$/);
   });
 
   it('shows the rollout and the devices that ran each release', () => {
@@ -63,6 +87,23 @@ describe('releaseTable', () => {
     expect(running).toMatch(/\s10% running\s+12\/40\s/);
     expect(halted).toMatch(/\shalted at 30%\s/);
     expect(complete).toMatch(/\scomplete\s+0\/0\s/);
+  });
+
+  it('shows each release’s bundle patches by state, the offered ones as a share of the full download', () => {
+    const table = releaseTable([
+      item({
+        patches: [
+          patch('ready', 310, 1000),
+          patch('pending', null, null),
+          patch('ready', 440, 1000, 'embedded'),
+          patch('failed', null, 1000),
+        ],
+      }),
+      item({ patches: [] }),
+    ]);
+    const [, first, second] = table.split('\n');
+    expect(first).toMatch(/\s0\/0\s+2 ready \(31%·44%\), 1 pending, 1 failed\s+-\s/);
+    expect(second).toMatch(/\s0\/0\s+-\s+-\s/);
   });
 
   it('shows the message, cut to the column width', () => {

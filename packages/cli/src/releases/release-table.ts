@@ -1,4 +1,4 @@
-import { type ReleaseListItem, trackName } from '@ferry/contracts';
+import { type BundlePatch, type PatchState, type ReleaseListItem, trackName } from '@ferry/contracts';
 
 const short = (value: string | null | undefined, length: number) => (value ? value.slice(0, length) : '-');
 
@@ -19,6 +19,30 @@ export function rolloutCell(rollout: ReleaseListItem['rollout']): string {
   if (rollout.state === 'complete') return 'complete';
   if (rollout.state === 'running') return `${rollout.percent}% running`;
   return `${rollout.state} at ${rollout.percent}%`;
+}
+
+/** A patch's size as a share of the full (brotli) bundle download; `?` until both are measured. */
+export function patchShare(patch: BundlePatch): string {
+  if (patch.bytes === null || patch.fullBytes === null || patch.fullBytes === 0) return '?';
+  const percent = Math.round((patch.bytes / patch.fullBytes) * 100);
+  return percent === 0 && patch.bytes > 0 ? '<1%' : `${percent}%`;
+}
+
+/** States in the order people read them: what devices get first, then what they do not. */
+const PATCH_STATES: PatchState[] = ['ready', 'pending', 'larger', 'failed'];
+
+/**
+ * `2 ready (31%·44%), 1 pending`: how many of the release's bundle patches are in each state, with
+ * each offered patch's size as a share of the full download; `-` for a release without patches.
+ */
+export function patchesCell(patches: BundlePatch[]): string {
+  if (patches.length === 0) return '-';
+  return PATCH_STATES.flatMap((state) => {
+    const inState = patches.filter((patch) => patch.state === state);
+    if (inState.length === 0) return [];
+    const shares = state === 'ready' ? ` (${inState.map(patchShare).join('·')})` : '';
+    return [`${inState.length} ${state}${shares}`];
+  }).join(', ');
 }
 
 /** Columns padded to their widest cell; plain text so it reads the same in a terminal and a CI log. */
@@ -53,6 +77,7 @@ export function releaseTable(releases: ReleaseListItem[], options: ReleaseTableO
     'POLICY',
     'ROLLOUT',
     'DEVICES 24H/7D',
+    'PATCHES',
     'FINGERPRINT',
     'COMMIT',
     'BRANCH',
@@ -73,6 +98,7 @@ export function releaseTable(releases: ReleaseListItem[], options: ReleaseTableO
       release.updatePolicy === null ? '-' : String(release.updatePolicy),
       rolloutCell(release.rollout),
       `${release.adoption.last24h}/${release.adoption.last7d}`,
+      patchesCell(release.patches),
       short(release.fingerprint, 12),
       short(release.metadata.commit, 8),
       release.metadata.branch ?? '-',
