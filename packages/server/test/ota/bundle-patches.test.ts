@@ -1,9 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { ReleaseListResponse } from '@ferry/contracts';
 import CachePolicy from 'http-cache-semantics';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
