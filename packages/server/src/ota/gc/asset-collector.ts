@@ -6,7 +6,7 @@ import { DependencyUnavailable, DomainError } from '../../errors/domain-error.js
 import type { Executor } from '../../storage/locked-transaction.js';
 import { assetHashOfKey, updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ListedObject, ObjectStore } from '../../storage/objects/object-store.js';
-import type { KyselyPatchStore } from '../patches/kysely-patch-store.js';
+import { isEmbeddedBundleKey, type KyselyPatchStore } from '../patches/kysely-patch-store.js';
 import type { DeletionMarks } from './asset-deletions.js';
 import type { KyselyGcStore, ReleaseAssetsRow } from './kysely-gc-store.js';
 import { releasesToKeep } from './releases-to-keep.js';
@@ -271,27 +271,45 @@ export class AssetCollector {
     // 4. Bundle patches whose base or target was deleted above, or was already gone. An embedded
     // bundle is registered by hand and never collected: patches from it live as long as their target.
     const stays = (key: string) => referenced.has(key) || remaining.has(key);
+    // Patch objects decided on by their row: kept, or deleted (or, in a dry run, would be).
+    const decidedPatches = new Set<string>();
+    const deletePatch = async (key: string) => {
+      const stored = await objects.head(key);
+      if (!dryRun) await objects.delete(key);
+      if (stored) add(answer.collected, { key, size: stored.size, lastModified: new Date(0) });
+    };
     for (const row of (await this.deps.patches?.all()) ?? []) {
-      if (stays(row.target_key) && (row.base_kind === 'embedded' || stays(row.base_key))) continue;
-      if (dryRun) {
-        answer.collected.patches++;
+      if (stays(row.target_key) && (isEmbeddedBundleKey(row.base_key) || stays(row.base_key))) {
+        if (row.patch_key) decidedPatches.add(row.patch_key);
         continue;
       }
+      if (row.patch_key) decidedPatches.add(row.patch_key);
       try {
-        if (row.patch_key) {
-          const stored = await objects.head(row.patch_key);
-          await objects.delete(row.patch_key);
-          if (stored) add(answer.collected, { key: row.patch_key, size: stored.size, lastModified: new Date(0) });
-        }
+        if (row.patch_key) await deletePatch(row.patch_key);
         // After the object: a row left by a crash in between points at nothing, which serving
         // answers with the full bundle, and the next run forgets it.
-        await this.deps.patches?.forget(row);
+        if (!dryRun) await this.deps.patches?.forget(row);
         answer.collected.patches++;
       } catch (err) {
         log.warn(
           { err, key: row.patch_key },
           'garbage collection could not delete a bundle patch; the next run tries again',
         );
+      }
+    }
+    // Patch objects no row names: made by a maker whose row a collection had just forgotten.
+    if (this.deps.patches) {
+      for await (const object of listed(objects, 'patches/', log)) {
+        if (decidedPatches.has(object.key) || object.lastModified.getTime() > cutoff) continue;
+        try {
+          await deletePatch(object.key);
+          answer.collected.patches++;
+        } catch (err) {
+          log.warn(
+            { err, key: object.key },
+            'garbage collection could not delete a bundle patch; the next run tries again',
+          );
+        }
       }
     }
 

@@ -21,6 +21,9 @@ export const patchKey = (baseHash: string, targetHash: string): string =>
 export const embeddedBundleKey = (platform: Platform, runtimeVersion: string, hash: string): string =>
   validateObjectKey(`embedded/${platform}/${keySegmentOf(runtimeVersion)}/${hash}`);
 
+/** Whether a patch's base is read from a registered embedded bundle (never collected). */
+export const isEmbeddedBundleKey = (key: string): boolean => key.startsWith('embedded/');
+
 const launchHashOf = (row: { launch_asset: unknown }): string => parseJson<{ hash: string }>(row.launch_asset).hash;
 
 const toEmbedded = (row: EmbeddedRow): EmbeddedBundle => ({
@@ -255,6 +258,18 @@ export class KyselyPatchStore {
       .where('state', '=', 'pending')
       .where('holder', '=', holder)
       .execute();
+  }
+
+  /** Forgets a claimed patch that cannot be made (its base or target is no longer stored). */
+  async forgetClaimed(row: PatchRow, holder: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('bundle_patches')
+      .where('base_hash', '=', row.base_hash)
+      .where('target_hash', '=', row.target_hash)
+      .where('state', '=', 'pending')
+      .where('holder', '=', holder)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
   }
 
   /** How many patches wait to be made (a claimed one included). */

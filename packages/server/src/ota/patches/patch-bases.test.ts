@@ -35,3 +35,8 @@ describe('patchBasesFor', () => {
     expect(ids(patchBasesFor('T', earlier, registered, limit))).toEqual(expected);
   });
 });
+
+it('a release that shipped an embedded bundle’s bytes is read from the embedded copy', () => {
+  const [base] = patchBasesFor('T', [release(1)], [embedded(1, 'h1')], 3);
+  expect(base).toEqual({ kind: 'release', updateId: 'r1', hash: 'h1', key: 'ek1' });
+});

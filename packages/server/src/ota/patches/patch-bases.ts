@@ -15,6 +15,8 @@ export interface PatchBase {
  * recent earlier releases (newest first, each bundle once), then the `limit` most recently
  * registered embedded bundles of its platform and runtime version. A base equal to the target
  * needs no patch: its devices download nothing (expo-updates finds the asset it already has).
+ * A release that shipped an embedded bundle's bytes is one base, read from the embedded copy,
+ * which garbage collection never deletes.
  */
 export function patchBasesFor(
   targetHash: string,
@@ -36,5 +38,8 @@ export function patchBasesFor(
   };
   take(earlierReleases);
   take(embedded);
-  return chosen;
+  return chosen.map((base) => {
+    const copy = base.kind === 'release' && embedded.find((candidate) => candidate.hash === base.hash);
+    return copy ? { ...base, key: copy.key } : base;
+  });
 }

@@ -20,7 +20,7 @@ export async function sha256Base64Url(bytes: Uint8Array): Promise<string> {
 }
 
 export interface PatchMakerOptions {
-  store: Pick<KyselyPatchStore, 'claimNext' | 'renew' | 'finish' | 'giveBack'>;
+  store: Pick<KyselyPatchStore, 'claimNext' | 'renew' | 'finish' | 'giveBack' | 'forgetClaimed'>;
   objects: ObjectStore;
   encodings: Pick<AssetEncodings, 'find'>;
   log: FastifyBaseLogger;
@@ -36,7 +36,9 @@ export interface PatchMakerOptions {
   made?: (state: 'ready' | 'larger' | 'failed') => void;
 }
 
-type Outcome = { state: 'ready' | 'larger' | 'failed'; patchKey?: string; size?: number; fullSize?: number };
+type Outcome =
+  | { state: 'ready' | 'larger' | 'failed'; patchKey?: string; size?: number; fullSize?: number }
+  | { state: 'gone' };
 
 /**
  * Makes queued bundle patches, one at a time per instance, off the request path: the diff and the
@@ -107,15 +109,16 @@ export class PatchMaker {
     const started = performance.now();
     try {
       const outcome = await this.make(row);
-      const kept = await store.finish(row, holder, outcome);
-      this.options.made?.(outcome.state);
+      const kept =
+        outcome.state === 'gone' ? await store.forgetClaimed(row, holder) : await store.finish(row, holder, outcome);
+      if (outcome.state !== 'gone') this.options.made?.(outcome.state);
       log.info(
         {
           base: row.base_hash,
           target: row.target_hash,
           state: outcome.state,
-          bytes: outcome.size,
-          fullBytes: outcome.fullSize,
+          bytes: 'size' in outcome ? outcome.size : undefined,
+          fullBytes: 'fullSize' in outcome ? outcome.fullSize : undefined,
           ms: Math.round(performance.now() - started),
           kept,
         },
@@ -135,10 +138,9 @@ export class PatchMaker {
   private async make(row: PatchRow): Promise<Outcome> {
     const { objects, log, maxRatio } = this.options;
     const [base, target] = await Promise.all([objects.read(row.base_key), objects.read(row.target_key)]);
-    if (!base || !target) {
-      log.warn({ base: row.base_key, target: row.target_key }, 'a bundle patch’s base or target is no longer stored');
-      return { state: 'failed' };
-    }
+    // Collected since it was queued (garbage collection keeps the newest releases only): there is
+    // nothing to make, and no device runs a bundle no release keeps.
+    if (!base || !target) return { state: 'gone' };
     const [baseHash, targetHash] = await Promise.all([sha256Base64Url(base.bytes), sha256Base64Url(target.bytes)]);
     if (baseHash !== row.base_hash || targetHash !== row.target_hash) {
       log.warn(
