@@ -8,7 +8,8 @@ ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 # npm runs better-sqlite3's node-gyp step, which needs python3 and make even where it finds the
-# package's prebuilt binary and compiles nothing; g++ for a platform without one.
+# package's prebuilt binary and compiles nothing; g++ for a platform without one, and for
+# bsdiff-node (bundle patches), which is always compiled here (its C sources carry bzip2).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
