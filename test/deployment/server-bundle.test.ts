@@ -15,7 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../packages/server/src/signing/development-signing-key.js';
 import { createTestDatabase, describeEachEngine } from '../../packages/server/test/support/engines.js';
 import { clientHeaders } from '../../packages/server/test/support/expo-client.js';
-import { fileOf, publishRelease } from '../../packages/server/test/support/publisher.js';
+import {
+  bundleText,
+  downloadLaunchAssetLikeExpo,
+  settledPatches,
+} from '../../packages/server/test/support/patch-client.js';
+import { fileOf, hashOfBytes, publishRelease } from '../../packages/server/test/support/publisher.js';
 import type { TestServer } from '../../packages/server/test/support/test-server.js';
 import { REPO_ROOT } from '../../scripts/local-registry.js';
 import {
@@ -128,6 +133,32 @@ describe('scripts/build-server-bundle.sh', () => {
     expect(consolePage.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await consolePage.text()).toContain('<div id="root">');
 
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('makes bundle patches with the native addon it carries, and serves them', async () => {
+    const { url, server } = await startBundle(production());
+    const authed = (route: string, init: RequestInit = {}) =>
+      fetch(url + route, {
+        ...init,
+        headers: { authorization: `Bearer ${RELEASE_TOKEN}`, 'content-type': 'application/json', ...init.headers },
+      });
+    const client = { url, authed } as unknown as TestServer;
+    const track = { channel: 'production', platform: 'ios', runtimeVersion: 'bundle-patches' } as const;
+    const first = Buffer.from(bundleText(2_000));
+    const second = Buffer.from(first.toString().replace('const _', 'const bundled_'));
+    const launch = (bytes: Buffer) => fileOf(bytes, 'application/javascript', '.bundle');
+    const a = await publishRelease(client, { ...track, launch: launch(first) });
+    const b = await publishRelease(client, { ...track, launch: launch(second) });
+    const [patch] = await settledPatches(client, track, b.id);
+    expect(patch).toMatchObject({ state: 'ready' });
+    const download = await downloadLaunchAssetLikeExpo(
+      `${url}/objects/updates/${track.channel}/${track.runtimeVersion}/assets/${hashOfBytes(second)}`,
+      { currentUpdateId: a.id, requestedUpdateId: b.id, runningBundle: first },
+      hashOfBytes(second),
+    );
+    expect(download.kind).toBe('patch');
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
