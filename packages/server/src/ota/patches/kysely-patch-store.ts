@@ -184,11 +184,24 @@ export class KyselyPatchStore {
       .limit(20)
       .execute();
     for (const row of candidates) {
+      // Free: never claimed, given back and past its retry delay, past its lease, or held by a
+      // process of this host that is gone.
       const free =
-        row.holder === null ||
         Number(row.lease_until ?? 0) < now ||
-        (row.holder !== holder && !holderMayRun(row.holder));
+        (row.holder !== null && row.holder !== holder && !holderMayRun(row.holder));
       if (!free) continue;
+      if (row.attempts >= PATCH_MAX_ATTEMPTS) {
+        // Its makers died or failed every time: it is not tried again.
+        await this.db
+          .updateTable('bundle_patches')
+          .set({ state: 'failed', holder: null, lease_until: null, updated_at: now })
+          .where('base_hash', '=', row.base_hash)
+          .where('target_hash', '=', row.target_hash)
+          .where('state', '=', 'pending')
+          .where('attempts', '=', row.attempts)
+          .execute();
+        continue;
+      }
       let claim = this.db
         .updateTable('bundle_patches')
         .set({ holder, lease_until: now + leaseMs, attempts: row.attempts + 1, updated_at: now })
@@ -243,16 +256,15 @@ export class KyselyPatchStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Gives a claimed patch back after a failure that may pass (a store outage); failed once attempts run out. */
-  async giveBack(row: PatchRow, holder: string): Promise<void> {
+  /**
+   * Gives a claimed patch back after a failure that may pass (a store outage): it is claimed again
+   * after `retryAfterMs`, and marked failed once its attempts run out (claimNext).
+   */
+  async giveBack(row: PatchRow, holder: string, retryAfterMs: number): Promise<void> {
+    const now = this.now();
     await this.db
       .updateTable('bundle_patches')
-      .set({
-        state: row.attempts >= PATCH_MAX_ATTEMPTS ? 'failed' : 'pending',
-        holder: null,
-        lease_until: null,
-        updated_at: this.now(),
-      })
+      .set({ holder: null, lease_until: now + retryAfterMs, updated_at: now })
       .where('base_hash', '=', row.base_hash)
       .where('target_hash', '=', row.target_hash)
       .where('state', '=', 'pending')

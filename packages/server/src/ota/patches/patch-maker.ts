@@ -11,6 +11,8 @@ import { patchVerdict } from './patch-verdict.js';
  * Another host's instance takes over a crashed one's claim once it lapses; on the same host at once.
  */
 export const PATCH_LEASE_MS = 60_000;
+/** How long a patch whose making failed waits before it is tried again (PATCH_MAX_ATTEMPTS in all). */
+export const PATCH_RETRY_AFTER_MS = 30_000;
 /** How often an instance looks for queued patches nobody woke it for (another instance's, a lapsed claim). */
 export const PATCH_POLL_MS = 5_000;
 
@@ -129,7 +131,7 @@ export class PatchMaker {
         { err, base: row.base_hash, target: row.target_hash },
         'could not make a bundle patch; it is tried again',
       );
-      await store.giveBack(row, holder).catch(() => undefined);
+      await store.giveBack(row, holder, PATCH_RETRY_AFTER_MS).catch(() => undefined);
     } finally {
       clearInterval(renewal);
     }
