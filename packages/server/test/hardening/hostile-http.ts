@@ -116,6 +116,8 @@ export const COUNTED_TABLES = [
   'assignments',
   'certificate_authentication_states',
   'certificate_issuances',
+  'embedded_bundles',
+  'bundle_patches',
 ] as const;
 export type Counts = Record<(typeof COUNTED_TABLES)[number] | 'objects', number>;
 
