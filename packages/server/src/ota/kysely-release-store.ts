@@ -1,17 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { type Release, type Track, trackName } from '@ferry/contracts';
 import type { Selectable } from 'kysely';
-import { currentAuditIdentity } from '../auth/audit-identity.js';
 import type { Database, Engine } from '../storage/database.js';
 import { type Executor, withExclusiveLock } from '../storage/locked-transaction.js';
 import { type DirectivesTable, parseJson, type ReleasesTable, type RolloutsTable, toJson } from '../storage/schema.js';
+import { insertAudit } from './audit-event-insert.js';
 import { deletionVersion, keysCollectedSince } from './gc/asset-deletions.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
 import { queuePatchesTo } from './patches/kysely-patch-store.js';
 import type {
   Directive,
   LockedTrack,
-  NewAuditEvent,
   NewRelease,
   ReleaseStore,
   Rollout,
@@ -207,24 +205,6 @@ async function saveSignatures(db: Executor, releaseId: string, signatures: Manif
         asset_base_url: eb.ref('excluded.asset_base_url'),
       })),
     )
-    .execute();
-}
-
-async function insertAudit(db: Executor, event: NewAuditEvent, now: Date): Promise<void> {
-  await db
-    .insertInto('audit_events')
-    .values({
-      id: randomUUID(),
-      type: event.type,
-      actor: event.actor,
-      channel: event.track?.channel ?? null,
-      platform: event.track?.platform ?? null,
-      runtime_version: event.track?.runtimeVersion ?? null,
-      release_id: event.releaseId ?? null,
-      // Who acted, when an operator did (auth/audit-identity.ts); nothing for the release token.
-      details: toJson({ ...event.details, ...currentAuditIdentity() }),
-      created_at: now.getTime(),
-    })
     .execute();
 }
 

@@ -165,6 +165,17 @@ describeEachEngine('bundle patches', (engine) => {
       body: new Uint8Array(embedded),
     });
     expect(stranger.status).toBe(401);
+    // The audit export is one JSON object per line.
+    const audit = (await (await publisher.authed('/api/audit-events?type=embedded.registered')).text())
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { actor: string; details: Record<string, unknown> });
+    expect(audit).toEqual([
+      expect.objectContaining({
+        actor: 'release-token',
+        details: expect.objectContaining({ updateId, platform: 'ios', hash: hashOfBytes(embedded), patchesQueued: 2 }),
+      }),
+    ]);
     const listed = (await (await publisher.authed('/api/updates/embedded?platform=ios')).json()) as {
       embedded: Array<{ updateId: string }>;
     };

@@ -6,6 +6,7 @@ import type { Executor } from '../../storage/locked-transaction.js';
 import { keySegmentOf, updateAssetKey, validateObjectKey } from '../../storage/objects/object-key.js';
 import type { BundlePatchesTable, EmbeddedBundlesTable } from '../../storage/schema.js';
 import { parseJson } from '../../storage/schema.js';
+import { insertAudit } from '../audit-event-insert.js';
 import { holderMayRun } from '../gc/asset-deletions.js';
 import { type PatchBase, patchBasesFor } from './patch-bases.js';
 import { PATCH_MAX_ATTEMPTS } from './patch-verdict.js';
@@ -390,6 +391,7 @@ export class KyselyPatchStore {
    */
   async registerEmbedded(
     bundle: Omit<EmbeddedBundle, 'registeredAt'> & { key: string },
+    actor: string,
   ): Promise<{ bundle: EmbeddedBundle; created: boolean; queued: number }> {
     return this.db.transaction().execute(async (trx) => {
       const existing = await trx
@@ -421,6 +423,22 @@ export class KyselyPatchStore {
           row.registered_at,
         );
       }
+      await insertAudit(
+        trx,
+        {
+          type: 'embedded.registered',
+          actor,
+          details: {
+            platform: bundle.platform,
+            runtimeVersion: bundle.runtimeVersion,
+            updateId: bundle.updateId,
+            hash: bundle.hash,
+            bytes: bundle.bytes,
+            patchesQueued: queued,
+          },
+        },
+        new Date(row.registered_at),
+      );
       return { bundle: toEmbedded(row), created: true, queued };
     });
   }

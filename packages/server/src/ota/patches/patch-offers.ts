@@ -43,8 +43,13 @@ export class PatchOffers implements PatchSource {
     const place = ASSET_KEY.exec(key);
     if (!targetHash || !place) return undefined;
     const [, channelSegment, runtimeSegment] = place as unknown as [string, string, string];
+    let runtimeVersion: string;
     try {
-      const runtimeVersion = decodeURIComponent(runtimeSegment);
+      runtimeVersion = decodeURIComponent(runtimeSegment);
+    } catch {
+      return undefined; // not a key Ferry wrote (keySegmentOf's output always decodes)
+    }
+    try {
       const base = await this.remembered('base', this.bases, `${currentUpdateId}\n${runtimeVersion}`, () =>
         this.store.baseOf(currentUpdateId, runtimeVersion),
       );

@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actAs } from '../../../auth/audit-identity.js';
 import { requireOperatorAction } from '../../../auth/operator-access.js';
 import { InvalidInput } from '../../../errors/domain-error.js';
 import {
@@ -81,14 +82,9 @@ export async function embeddedRoutes(app: FastifyInstance, options: EmbeddedRout
       if (known) return reply.code(200).send({ ...known, patchesQueued: 0 });
       const key = embeddedBundleKey(platform, runtimeVersion, hash);
       await options.objects.put(key, body, { contentType: 'application/javascript' });
-      const registered = await options.patches.registerEmbedded({
-        platform,
-        runtimeVersion,
-        updateId,
-        hash,
-        bytes: body.length,
-        key,
-      });
+      const registered = await actAs(request, undefined, (actor) =>
+        options.patches.registerEmbedded({ platform, runtimeVersion, updateId, hash, bytes: body.length, key }, actor),
+      );
       if (registered.queued > 0) options.onQueued();
       request.log.info(
         { platform, runtimeVersion, updateId, bytes: body.length, patchesQueued: registered.queued },
