@@ -34,7 +34,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'ferry',
-          include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'packages/*/src/**/*.test.ts',
+            'test/**/*.test.ts',
+            // The console's components, rendered to markup (react-dom/server): no browser needed.
+            'apps/console/src/**/*.test.tsx',
+          ],
           exclude: [...configDefaults.exclude, ...MEASURED_ALONE],
           // One worker per core. Vitest's own default keeps a core for itself (cores - 1), which on
           // a 2-core machine runs every file one after another, each mostly loading modules on one

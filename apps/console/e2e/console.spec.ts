@@ -77,6 +77,35 @@ test('a viewer signs in, sees every track, and a release published with the CLI 
   await signOut(page);
 });
 
+test('a release’s page shows its bundle patch from the track’s previous release, against the full download', async ({
+  page,
+}, testInfo) => {
+  await signIn(page, stack.a.url, stack.a.tokens.viewer!);
+  await page.goto(`${stack.a.url}/console/#/release/${ids.live}`);
+  await expect(page.getByRole('heading', { level: 1, name: `Release ${ids.live!.slice(0, 8)}` })).toBeVisible();
+  const patches = page.getByRole('table', { name: 'Bundle patches' });
+  const fromStable = patches.locator(`tr[data-patch-base="${ids.stable}"]`);
+  // Queued with the publish, made in the background: the page shows what it read when it opened,
+  // so it is opened again until the patch is made.
+  await expect(async () => {
+    await page.reload();
+    await expect(fromStable).toBeVisible();
+    expect(await fromStable.locator('td[data-label="State"]').textContent()).toBe('ready');
+  }).toPass();
+  await expect(patches.locator('tbody tr')).toHaveCount(1);
+  await expect(fromStable.locator('td[data-label="From"]')).toHaveText(`release ${ids.stable!.slice(0, 8)}`);
+  await expect(fromStable.locator('td[data-label="Patch"]')).toHaveText(/^\d+ B$/);
+  await expect(fromStable.locator('td[data-label="Full download (brotli)"]')).toHaveText(/^\d+(\.\d)? (B|KB)$/);
+  await expect(fromStable.locator('td[data-label="Patch ÷ full"]')).toHaveText(/^\d+\.\d %$/);
+  await capture(page, testInfo, 'release-patches');
+
+  // The base is a link to its own page; the track's first release has nothing to patch from.
+  await fromStable.getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1, name: `Release ${ids.stable!.slice(0, 8)}` })).toBeVisible();
+  await expect(page.getByText('No patches to this launch bundle.')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Bundle patches' })).toHaveCount(0);
+});
+
 test('a releaser widens a rollout, from the keyboard alone', async ({ page }, testInfo) => {
   ids.staged = await stack.publish('2.0.0', 'Staged change', ['--rollout', '20']);
   await signIn(page, stack.a.url, stack.a.tokens.releaser!);
@@ -130,7 +159,7 @@ test('a releaser widens a rollout, from the keyboard alone', async ({ page }, te
   await page.reload();
   await expect(page.getByText('New devices: 3 devices')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: `Release ${ids.staged.slice(0, 8)}` })).toBeVisible();
-  await expect(page.getByText('launch bundle')).toBeVisible();
+  await expect(page.getByText('launch bundle', { exact: true })).toBeVisible();
   await expect(page.getByText('signature verifies').first()).toBeVisible();
   await expect(page.getByRole('img', { name: /New devices per day/ })).toBeVisible();
   await capture(page, testInfo, 'release-detail');

@@ -1,6 +1,7 @@
 import { ConsoleReleaseDetail } from '@ferry/contracts';
 import { getJson } from '../api.js';
 import { BarChart } from '../components/BarChart.js';
+import { BundlePatches } from '../components/BundlePatches.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { RolloutActions } from '../components/TrackActions.js';
 import { bytes, dateTime, percent, shortFingerprint, shortId, trackLabel, updatePolicy } from '../format.js';
@@ -8,7 +9,7 @@ import { useLiveVersion } from '../live.js';
 import { href } from '../router.js';
 import { useResource } from '../use-resource.js';
 
-/** One release: assets and sizes, the signed manifests and whether they verify, adoption and failures. */
+/** One release: assets and sizes, bundle patches, the signed manifests and whether they verify, adoption and failures. */
 export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: (message: string) => void }) {
   const live = useLiveVersion();
   const detail = useResource(
@@ -139,6 +140,8 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
         Total: {bytes(release.assets.reduce((sum, asset) => sum + (asset.size ?? 0), 0))} in {release.assets.length}{' '}
         files
       </p>
+
+      <BundlePatches patches={release.patches} maxRatio={release.patchMaxRatio} />
 
       <h2>Manifest</h2>
       {release.manifests.length === 0 && <p>No signed manifest is stored for this release.</p>}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BundlePatch } from './bundle-patches.js';
 import { Channel } from './channel.js';
 import { ManifestNamespace } from './manifest.js';
 import { Platform } from './platform.js';
@@ -106,6 +107,17 @@ export const ConsoleReleaseDetail = z.object({
   adoption: Adoption,
   health: z.object({ received: z.number().int().min(0), failed: z.number().int().min(0) }),
   daily: z.object({ adopted: z.array(ConsoleDailyCount), failed: z.array(ConsoleDailyCount) }),
+  /**
+   * The bundle patches to the release's launch bundle, as `GET /api/updates/releases` lists them:
+   * from earlier releases of its track and from registered embedded bundles. Releases that share a
+   * launch bundle (a rollback and the release it restores) share its patches.
+   */
+  patches: z.array(BundlePatch),
+  /**
+   * The share of the full (brotli) download a patch is offered up to, as configured now
+   * (PATCH_MAX_RATIO). A `larger` patch was over the share configured when it was made.
+   */
+  patchMaxRatio: z.number().gt(0).max(1),
 });
 export type ConsoleReleaseDetail = z.infer<typeof ConsoleReleaseDetail>;
 

@@ -293,6 +293,8 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     objects: objectStore,
     urls,
     certificatePem: signer.certificatePem,
+    patches: patchStore,
+    patchMaxRatio: options.updates.patchMaxRatio,
   });
   trackEvents.subscribe(() => consoleReads.forgetTracks());
   consoleApiRoutes(app, {

@@ -18,6 +18,7 @@ import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { parseJson } from '../../storage/schema.js';
 import type { AssetUrls } from '../assets/asset-urls.js';
 import { ReleaseNotFound } from '../ota-errors.js';
+import type { KyselyPatchStore } from '../patches/kysely-patch-store.js';
 import type { ReleaseStore } from '../release-store.js';
 import type { ReportStore } from '../reports/report-store.js';
 import { signatureVerifies } from './signature-verifies.js';
@@ -86,6 +87,10 @@ export interface ConsoleReadsDeps {
   urls: Pick<AssetUrls, 'of'>;
   /** The configured code-signing certificate, which stored signatures are checked against. */
   certificatePem: string;
+  /** The bundle patches to launch bundles (ota/patches), shown on the release page. */
+  patches: Pick<KyselyPatchStore, 'patchesTo'>;
+  /** PATCH_MAX_RATIO: the share of the full download a patch is offered up to. */
+  patchMaxRatio: number;
   now?: () => number;
 }
 
@@ -351,6 +356,7 @@ export class ConsoleReads {
       new Map(rows.map((row) => [Math.floor(Number(row.d)), Number(row.n)]));
     const health = await this.deps.reports.health(releaseId);
     const adoption = (await this.deps.reports.adoption([releaseId], now)).get(releaseId) ?? { last24h: 0, last7d: 0 };
+    const patches = await this.deps.patches.patchesTo([release.launchAsset.hash]);
     return {
       id: release.id,
       channel: release.channel,
@@ -370,6 +376,8 @@ export class ConsoleReads {
       adoption,
       health: { received: health.received, failed: health.failed },
       daily: { adopted: dailySeries(byDay(adopted.rows), today), failed: dailySeries(byDay(failed.rows), today) },
+      patches: patches.get(release.launchAsset.hash) ?? [],
+      patchMaxRatio: this.deps.patchMaxRatio,
     };
   }
 }

@@ -1,4 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import {
   type ConsoleEvent,
   ConsoleHistoryResponse,
@@ -10,6 +14,7 @@ import { OperatorTokenStore } from '../../../src/auth/operator-token-store.js';
 import { createTestDatabase, describeEachEngine, type TestDatabase } from '../../support/engines.js';
 import { openEventStream } from '../../support/event-stream-reader.js';
 import { clientHeaders } from '../../support/expo-client.js';
+import { bundleText } from '../../support/patch-client.js';
 import { fileOf, publishRelease } from '../../support/publisher.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
@@ -27,11 +32,15 @@ describeEachEngine('console read API', (engine) => {
   let a: TestServer;
   let b: TestServer | undefined;
   let viewer: Record<string, string>;
+  let dataDir: string;
   beforeAll(async () => {
     database = await createTestDatabase(engine);
-    a = await startTestServer(engine, { database });
+    // One object store for both instances, as a deployment has: either may make a bundle patch.
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-console-reads-'));
+    const env = { DATA_DIR: dataDir, OBJECT_URL_SIGNING_SECRET: 'c'.repeat(64) };
+    a = await startTestServer(engine, { database, env });
     // Two instances on one database only make sense with PostgreSQL (NOTIFY between them).
-    if (engine === 'postgres') b = await startTestServer(engine, { database });
+    if (engine === 'postgres') b = await startTestServer(engine, { database, env });
     // The console's reads need the viewer role: an operator token with it (the session cookie is
     // exercised by the browser tests, apps/console/e2e).
     const { token } = await new OperatorTokenStore(a.app.database.db).create(
@@ -44,6 +53,7 @@ describeEachEngine('console read API', (engine) => {
     await a?.close();
     await b?.close();
     await database?.drop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const get = (path: string, headers = viewer) => fetch(a.url + path, { headers });
@@ -173,6 +183,71 @@ describeEachEngine('console read API', (engine) => {
     expect(detail.daily.adopted).toHaveLength(14);
     expect(detail.daily.failed).toHaveLength(14);
     expect(detail.health).toEqual({ received: 0, failed: 0 });
+  });
+
+  it('shows the bundle patches to a release’s launch bundle, from earlier releases and an embedded bundle, with their sizes', async () => {
+    const t = track('detail-patches');
+    const script = (bytes: Buffer) => fileOf(bytes, 'application/javascript', '.bundle');
+    const detailOf = async (id: string) =>
+      ConsoleReleaseDetail.parse(await (await get(`/api/console/releases/${id}`)).json());
+    // Made in the background after a publish or a registration: wait until none is pending.
+    const settled = async (id: string) => {
+      const { patches } = await detailOf(id);
+      return patches.length > 0 && patches.every((patch) => patch.state !== 'pending') ? patches : undefined;
+    };
+    const first = Buffer.from(bundleText(2_000));
+    // A one-line change: the patch is far smaller than the compressed bundle.
+    const second = Buffer.from(first.toString().replace('function _', 'function changed_'));
+    const one = await publishRelease(a, { ...t, launch: script(first) });
+    // A track's first release has nothing to patch from.
+    expect(await detailOf(one.id)).toMatchObject({ patches: [], patchMaxRatio: 0.5 });
+
+    const two = await publishRelease(a, { ...t, launch: script(second) });
+    await expect.poll(() => settled(two.id)).toBeDefined();
+    const fullBytes = zlib.brotliCompressSync(second).length;
+    const [fromOne] = (await settled(two.id))!;
+    expect(fromOne).toEqual({
+      base: { kind: 'release', updateId: one.id },
+      state: 'ready',
+      bytes: expect.any(Number),
+      fullBytes,
+    });
+    expect(fromOne!.bytes).toBeLessThan(fullBytes / 4);
+
+    // A build's embedded bundle, registered for the track's platform and runtime version.
+    const embeddedId = randomUUID();
+    const registered = await a.authed(
+      `/api/updates/embedded?${new URLSearchParams({ platform: t.platform, runtimeVersion: t.runtimeVersion, updateId: embeddedId })}`,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(Buffer.from(first.toString().replace('return', 'return /* embedded */'))),
+      },
+    );
+    expect(registered.status).toBe(201);
+    await expect.poll(async () => (await settled(two.id))?.length).toBe(2);
+    expect((await detailOf(two.id)).patches).toContainEqual({
+      base: { kind: 'embedded', updateId: embeddedId },
+      state: 'ready',
+      bytes: expect.any(Number),
+      fullBytes,
+    });
+
+    // Unrelated bytes: every patch is made but none is small enough to offer.
+    const three = await publishRelease(a, { ...t, launch: script(randomBytes(2_048)) });
+    await expect.poll(async () => (await settled(three.id))?.length).toBe(3);
+    const larger = (await detailOf(three.id)).patches;
+    expect(larger.map((patch) => patch.base).sort((x, y) => x.updateId.localeCompare(y.updateId))).toEqual(
+      [
+        { kind: 'release', updateId: one.id },
+        { kind: 'release', updateId: two.id },
+        { kind: 'embedded', updateId: embeddedId },
+      ].sort((x, y) => x.updateId.localeCompare(y.updateId)),
+    );
+    for (const patch of larger) {
+      expect(patch.state).toBe('larger');
+      expect(patch.bytes!).toBeGreaterThan(patch.fullBytes! * 0.5);
+    }
   });
 
   it('the track list open consoles share shows a publish at once, here and from another instance', async () => {
