@@ -6,7 +6,7 @@ import { type DirectivesTable, parseJson, type ReleasesTable, type RolloutsTable
 import { insertAudit } from './audit-event-insert.js';
 import { deletionVersion, keysCollectedSince } from './gc/asset-deletions.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
-import { queuePatchesTo } from './patches/kysely-patch-store.js';
+import { queuePatchesTo } from './patches/patch-queue.js';
 import type {
   Directive,
   LockedTrack,

@@ -40,6 +40,7 @@ import { MANIFEST_CACHE_MAX_TRACKS } from './manifest/manifest-cache.js';
 import { ManifestService } from './manifest/manifest-service.js';
 import { type WarmedTrack, warmUpManifestPath } from './manifest/manifest-warm-up.js';
 import { PostgresReleaseNotifications } from './manifest/postgres-release-notifications.js';
+import { KyselyEmbeddedBundles } from './patches/kysely-embedded-bundles.js';
 import { KyselyPatchStore } from './patches/kysely-patch-store.js';
 import { PATCH_LEASE_MS, PATCH_POLL_MS, PatchMaker } from './patches/patch-maker.js';
 import { PatchOffers } from './patches/patch-offers.js';
@@ -256,7 +257,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   });
   await app.register(embeddedRoutes, {
     ...admin,
-    patches: patchStore,
+    embedded: new KyselyEmbeddedBundles(database),
     objects: objectStore,
     bodyLimit: options.objects.uploadLimitBytes,
     onQueued: () => patchMaker.wake(),

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { afterEach, expect, it } from 'vitest';
-import { KyselyPatchStore, queuePatches } from '../../src/ota/patches/kysely-patch-store.js';
+import { KyselyPatchStore } from '../../src/ota/patches/kysely-patch-store.js';
+import { queuePatches } from '../../src/ota/patches/patch-queue.js';
 import { PATCH_MAX_ATTEMPTS } from '../../src/ota/patches/patch-verdict.js';
 import { type Database, openMigratedDatabase } from '../../src/storage/database.js';
 import { createTestDatabase, describeEachEngine, type EngineName, type TestDatabase } from '../support/engines.js';

@@ -6,7 +6,8 @@ import { DependencyUnavailable, DomainError } from '../../errors/domain-error.js
 import type { Executor } from '../../storage/locked-transaction.js';
 import { assetHashOfKey, updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ListedObject, ObjectStore } from '../../storage/objects/object-store.js';
-import { isEmbeddedBundleKey, type KyselyPatchStore } from '../patches/kysely-patch-store.js';
+import { isEmbeddedBundleKey } from '../patches/kysely-embedded-bundles.js';
+import type { KyselyPatchStore } from '../patches/kysely-patch-store.js';
 import type { DeletionMarks } from './asset-deletions.js';
 import type { KyselyGcStore, ReleaseAssetsRow } from './kysely-gc-store.js';
 import { releasesToKeep } from './releases-to-keep.js';

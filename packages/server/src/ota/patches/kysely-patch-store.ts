@@ -1,60 +1,17 @@
-import type { BundlePatch, EmbeddedBundle, Platform, Release } from '@ferry/contracts';
+import type { BundlePatch } from '@ferry/contracts';
 import type { Selectable } from 'kysely';
-import { DomainError } from '../../errors/domain-error.js';
 import type { Database } from '../../storage/database.js';
-import type { Executor } from '../../storage/locked-transaction.js';
-import { keySegmentOf, updateAssetKey, validateObjectKey } from '../../storage/objects/object-key.js';
-import type { BundlePatchesTable, EmbeddedBundlesTable } from '../../storage/schema.js';
-import { parseJson } from '../../storage/schema.js';
-import { insertAudit } from '../audit-event-insert.js';
+import { validateObjectKey } from '../../storage/objects/object-key.js';
+import type { BundlePatchesTable } from '../../storage/schema.js';
 import { holderMayRun } from '../gc/asset-deletions.js';
-import { type PatchBase, patchBasesFor } from './patch-bases.js';
+import { launchHashOf } from './patch-queue.js';
 import { PATCH_MAX_ATTEMPTS } from './patch-verdict.js';
 
 export type PatchRow = Selectable<BundlePatchesTable>;
-type EmbeddedRow = Selectable<EmbeddedBundlesTable>;
 
 /** Where a patch from `baseHash` to `targetHash` is stored: content-addressed by the pair. */
 export const patchKey = (baseHash: string, targetHash: string): string =>
   validateObjectKey(`patches/${baseHash}/${targetHash}`);
-
-/** Where an embedded bundle is stored: by platform, runtime version and its own hash. */
-export const embeddedBundleKey = (platform: Platform, runtimeVersion: string, hash: string): string =>
-  validateObjectKey(`embedded/${platform}/${keySegmentOf(runtimeVersion)}/${hash}`);
-
-/** Whether a patch's base is read from a registered embedded bundle (never collected). */
-export const isEmbeddedBundleKey = (key: string): boolean => key.startsWith('embedded/');
-
-const launchHashOf = (row: { launch_asset: unknown }): string => parseJson<{ hash: string }>(row.launch_asset).hash;
-
-const toEmbedded = (row: EmbeddedRow): EmbeddedBundle => ({
-  platform: row.platform as Platform,
-  runtimeVersion: row.runtime_version,
-  updateId: row.update_id,
-  hash: row.hash,
-  bytes: Number(row.size),
-  registeredAt: new Date(Number(row.registered_at)).toISOString(),
-});
-
-const embeddedBase = (row: EmbeddedRow): PatchBase => ({
-  kind: 'embedded',
-  updateId: row.update_id,
-  hash: row.hash,
-  key: row.object_key,
-});
-
-/** An update id registered before with other bytes: a build's embedded update has one bundle. */
-export class EmbeddedBundleConflict extends DomainError {
-  override name = 'EmbeddedBundleConflict';
-  constructor(updateId: string) {
-    super(
-      'conflict',
-      'EMBEDDED_BUNDLE_CONFLICT',
-      `The embedded update ${updateId} is already registered with another bundle; an update id names one bundle. Check that the bundle comes from the same build as its app.manifest.`,
-      { updateId },
-    );
-  }
-}
 
 /** A launch bundle a device may run, as a patch's base: found by the update id it reports. */
 export interface KnownBase {
@@ -72,93 +29,8 @@ export interface PatchOffer {
 }
 
 /**
- * Queues the patches to `target`'s launch bundle (patchBasesFor), in the caller's transaction (a
- * publish's, so the work is as durable as the release). A pair already queued or made is left as it is.
- */
-export async function queuePatchesTo(db: Executor, target: Release, limit: number, at: number): Promise<number> {
-  if (limit <= 0) return 0;
-  const earlier = await db
-    .selectFrom('releases')
-    .select(['id', 'launch_asset'])
-    .where('channel', '=', target.channel)
-    .where('platform', '=', target.platform)
-    .where('runtime_version', '=', target.runtimeVersion)
-    .where('id', '!=', target.id)
-    .orderBy('created_at', 'desc')
-    .orderBy('seq', 'desc')
-    // Enough rows for `limit` distinct bundles when a few repeat (rollbacks republish one).
-    .limit(limit * 4)
-    .execute();
-  const embedded = await embeddedRows(db, target.platform, target.runtimeVersion, limit * 4);
-  const bases = patchBasesFor(
-    target.launchAsset.hash,
-    earlier.map((row) => {
-      const hash = launchHashOf(row);
-      return {
-        kind: 'release',
-        updateId: row.id,
-        hash,
-        key: updateAssetKey(target.channel, target.runtimeVersion, hash),
-      } satisfies PatchBase;
-    }),
-    embedded.map(embeddedBase),
-    limit,
-  );
-  return queuePatches(
-    db,
-    bases,
-    {
-      hash: target.launchAsset.hash,
-      key: updateAssetKey(target.channel, target.runtimeVersion, target.launchAsset.hash),
-    },
-    at,
-  );
-}
-
-/** Queues patches from `bases` to one target; returns how many were new. */
-export async function queuePatches(
-  db: Executor,
-  bases: readonly PatchBase[],
-  target: { hash: string; key: string },
-  at: number,
-): Promise<number> {
-  if (bases.length === 0) return 0;
-  const inserted = await db
-    .insertInto('bundle_patches')
-    .values(
-      bases.map((base) => ({
-        base_hash: base.hash,
-        target_hash: target.hash,
-        base_key: base.key,
-        target_key: target.key,
-        base_kind: base.kind,
-        base_update_id: base.updateId,
-        state: 'pending' as const,
-        attempts: 0,
-        created_at: at,
-        updated_at: at,
-      })),
-    )
-    .onConflict((conflict) => conflict.columns(['base_hash', 'target_hash']).doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0);
-}
-
-function embeddedRows(db: Executor, platform: string, runtimeVersion: string, limit: number) {
-  return db
-    .selectFrom('embedded_bundles')
-    .selectAll()
-    .where('platform', '=', platform)
-    .where('runtime_version', '=', runtimeVersion)
-    .orderBy('registered_at', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-/**
- * Bundle patches and embedded bundles in the database (migration 020): queueing at publish, one
- * maker per patch across instances (a lease), what serving looks up, and what listing and garbage
- * collection read.
+ * Bundle patches in the database (migration 020): one maker per patch across instances (a lease),
+ * what serving looks up, and what listing and garbage collection read. Queueing is patch-queue.ts.
  */
 export class KyselyPatchStore {
   constructor(
@@ -365,96 +237,4 @@ export class KyselyPatchStore {
       .where('target_hash', '=', row.target_hash)
       .execute();
   }
-
-  /** The registered embedded bundle with this update id, if any. */
-  async embedded(updateId: string): Promise<EmbeddedBundle | undefined> {
-    const row = await this.db
-      .selectFrom('embedded_bundles')
-      .selectAll()
-      .where('update_id', '=', updateId)
-      .executeTakeFirst();
-    return row && toEmbedded(row);
-  }
-
-  /** Registered embedded bundles, newest first. */
-  async listEmbedded(filter: { platform?: Platform; runtimeVersion?: string }): Promise<EmbeddedBundle[]> {
-    let query = this.db.selectFrom('embedded_bundles').selectAll().orderBy('registered_at', 'desc').limit(1000);
-    if (filter.platform) query = query.where('platform', '=', filter.platform);
-    if (filter.runtimeVersion) query = query.where('runtime_version', '=', filter.runtimeVersion);
-    return (await query.execute()).map(toEmbedded);
-  }
-
-  /**
-   * Registers an embedded bundle (already stored at `key`) and queues patches from it to the
-   * newest release of every track of its platform and runtime version. Registering the same update
-   * again changes nothing. One transaction: a registration is never half made.
-   */
-  async registerEmbedded(
-    bundle: Omit<EmbeddedBundle, 'registeredAt'> & { key: string },
-    actor: string,
-  ): Promise<{ bundle: EmbeddedBundle; created: boolean; queued: number }> {
-    return this.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('embedded_bundles')
-        .selectAll()
-        .where('update_id', '=', bundle.updateId)
-        .executeTakeFirst();
-      if (existing && existing.hash !== bundle.hash) throw new EmbeddedBundleConflict(bundle.updateId);
-      if (existing) return { bundle: toEmbedded(existing), created: false, queued: 0 };
-      const row: EmbeddedRow = {
-        update_id: bundle.updateId,
-        platform: bundle.platform,
-        runtime_version: bundle.runtimeVersion,
-        hash: bundle.hash,
-        size: bundle.bytes,
-        object_key: bundle.key,
-        registered_at: this.now(),
-      };
-      await trx.insertInto('embedded_bundles').values(row).execute();
-      const heads = await newestReleasesOfRuntime(trx, bundle.platform, bundle.runtimeVersion);
-      let queued = 0;
-      for (const head of heads) {
-        const hash = launchHashOf(head);
-        if (hash === bundle.hash) continue;
-        queued += await queuePatches(
-          trx,
-          [embeddedBase(row)],
-          { hash, key: updateAssetKey(head.channel, head.runtime_version, hash) },
-          row.registered_at,
-        );
-      }
-      await insertAudit(
-        trx,
-        {
-          type: 'embedded.registered',
-          actor,
-          details: {
-            platform: bundle.platform,
-            runtimeVersion: bundle.runtimeVersion,
-            updateId: bundle.updateId,
-            hash: bundle.hash,
-            bytes: bundle.bytes,
-            patchesQueued: queued,
-          },
-        },
-        new Date(row.registered_at),
-      );
-      return { bundle: toEmbedded(row), created: true, queued };
-    });
-  }
-}
-
-/** The newest release of each channel on a platform and runtime version. */
-async function newestReleasesOfRuntime(db: Executor, platform: string, runtimeVersion: string) {
-  const rows = await db
-    .selectFrom('releases')
-    .select(['channel', 'runtime_version', 'launch_asset', 'created_at', 'seq'])
-    .where('platform', '=', platform)
-    .where('runtime_version', '=', runtimeVersion)
-    .orderBy('created_at', 'desc')
-    .orderBy('seq', 'desc')
-    .execute();
-  const newest = new Map<string, (typeof rows)[number]>();
-  for (const row of rows) if (!newest.has(row.channel)) newest.set(row.channel, row);
-  return [...newest.values()];
 }

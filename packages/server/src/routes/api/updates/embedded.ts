@@ -15,12 +15,12 @@ import { InvalidInput } from '../../../errors/domain-error.js';
 import {
   EmbeddedBundleConflict,
   embeddedBundleKey,
-  type KyselyPatchStore,
-} from '../../../ota/patches/kysely-patch-store.js';
+  type KyselyEmbeddedBundles,
+} from '../../../ota/patches/kysely-embedded-bundles.js';
 import type { ObjectStore } from '../../../storage/objects/object-store.js';
 
 export interface EmbeddedRouteOptions {
-  patches: Pick<KyselyPatchStore, 'embedded' | 'registerEmbedded' | 'listEmbedded'>;
+  embedded: Pick<KyselyEmbeddedBundles, 'find' | 'register' | 'list'>;
   objects: ObjectStore;
   /** The largest bundle accepted (UPLOAD_LIMIT_BYTES, as for assets). */
   bodyLimit: number;
@@ -77,13 +77,13 @@ export async function embeddedRoutes(app: FastifyInstance, options: EmbeddedRout
       const { platform, runtimeVersion } = request.query;
       const updateId = request.query.updateId.toLowerCase();
       const hash = createHash('sha256').update(body).digest('base64url');
-      const known = await options.patches.embedded(updateId);
+      const known = await options.embedded.find(updateId);
       if (known && known.hash !== hash) throw new EmbeddedBundleConflict(updateId);
       if (known) return reply.code(200).send({ ...known, patchesQueued: 0 });
       const key = embeddedBundleKey(platform, runtimeVersion, hash);
       await options.objects.put(key, body, { contentType: 'application/javascript' });
       const registered = await actAs(request, undefined, (actor) =>
-        options.patches.registerEmbedded({ platform, runtimeVersion, updateId, hash, bytes: body.length, key }, actor),
+        options.embedded.register({ platform, runtimeVersion, updateId, hash, bytes: body.length, key }, actor),
       );
       if (registered.queued > 0) options.onQueued();
       request.log.info(
@@ -109,6 +109,6 @@ export async function embeddedRoutes(app: FastifyInstance, options: EmbeddedRout
         response: { 200: EmbeddedBundleListResponse, 400: ErrorBody, 401: ErrorBody },
       },
     },
-    async (request) => ({ embedded: await options.patches.listEmbedded(request.query) }),
+    async (request) => ({ embedded: await options.embedded.list(request.query) }),
   );
 }
