@@ -88,9 +88,11 @@ describe('warmUpManifestPath', () => {
     expect(warnings).toEqual([]);
     expect(result.stopped).toBe(true);
     expect(result.answered).toBe(0);
-    // One request per connection, each waiting for an answer that never came.
-    expect(result.sent).toBe(32);
-    expect(seen).toHaveLength(32);
+    // At most one request per connection, each waiting for an answer that never came. How many
+    // connections opened before the deadline depends on the machine, so only the bound is asserted,
+    // and that the server saw no request the warm-up did not send.
+    expect(result.sent).toBeLessThanOrEqual(32);
+    expect(seen.length).toBeLessThanOrEqual(result.sent);
     expect(seen.every((request) => request.socket.destroyed)).toBe(true);
   });
 
