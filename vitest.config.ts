@@ -15,6 +15,12 @@ const MEASURED_ALONE = [
   'packages/server/test/ota/manifest-distinct-ids.test.ts',
 ];
 
+/**
+ * End-to-end files: they pack and install the packages outside the checkout (compiling native
+ * addons), so they run in `.ci/run`'s end-to-end stage (`npm run e2e:server-bundle`), not in `npm test`.
+ */
+const END_TO_END = ['test/deployment/server-bundle.test.ts'];
+
 export default defineConfig({
   // Node's own conditions otherwise: Vite's server defaults add `module`, which loads ESM builds
   // some dependencies (@aws-sdk/*) do not mean for Node.
@@ -41,7 +47,7 @@ export default defineConfig({
             // The console's components, rendered to markup (react-dom/server): no browser needed.
             'apps/console/src/**/*.test.tsx',
           ],
-          exclude: [...configDefaults.exclude, ...MEASURED_ALONE],
+          exclude: [...configDefaults.exclude, ...MEASURED_ALONE, ...END_TO_END],
           // One worker per core. Vitest's own default keeps a core for itself (cores - 1), which on
           // a 2-core machine runs every file one after another, each mostly loading modules on one
           // core (docs/decisions.md, "npm test uses every core").
@@ -56,6 +62,10 @@ export default defineConfig({
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },
+      },
+      {
+        extends: true,
+        test: { name: 'end to end', include: END_TO_END, maxWorkers: 1 },
       },
     ],
   },
