@@ -20,6 +20,10 @@
  *    production --dist dist`; each platform's manifest is fetched as expo-updates does, its
  *    signature verified with the app's certificate and every asset's SHA-256 checked; the release
  *    records the git commit; `npx ferry doctor --dist dist` verifies both updates' signatures.
+ *    `npx ferry embedded upload --platform <p> --update-id <uuid> --bundle <file>` registers a
+ *    build's embedded bundle (the published one with a string changed) against the installed
+ *    server, whose patch from it to the release becomes ready; a device on that update gets a 226
+ *    that Debian's bspatch turns into the published bundle.
  * 6. `npx ferry gate` passes (same fingerprint as the production baseline); against a server that
  *    cannot be reached it blocks with an annotation naming `--allow-unreachable`, which lets it pass.
  * 7. A second publish of the same export (`--dist`) sends 0 asset bytes.
@@ -31,6 +35,7 @@
  * Prints the time of each phase and the installed sizes. FERRY_E2E_KEEP=1 keeps the temporary
  * folders (their path is printed).
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +44,7 @@ import {
   downloadAndVerify,
   fetchManifestLikeExpo,
 } from '../../packages/server/test/support/expo-client.js';
+import { downloadLaunchAssetLikeExpo, settledPatches } from '../../packages/server/test/support/patch-client.js';
 import { type LocalRegistry, REPO_ROOT, startLocalRegistry } from '../../scripts/local-registry.js';
 import { HANG_GUARD_MS, SLOW_HANG_GUARD_MS } from '../support/hang-guard.cjs';
 import {
@@ -75,6 +81,8 @@ const PUBLISH_COMMIT_SUBJECT = 'Publish OTA updates with Ferry';
 const SDK_MARKER = 'ferry-notify-banner';
 /** A provider's label from @ferry/contracts, reached through @ferry/expo/certificates. */
 const CERTIFICATES_MARKER = 'Bank certificate E';
+/** How long the installed server may take to make a bundle patch (seconds here). */
+const PATCH_SETTLE_MS = 120_000;
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`e2e check failed: ${message}`);
@@ -285,7 +293,8 @@ async function main(): Promise<void> {
     const port = await freePort();
     const serverUrl = `http://127.0.0.1:${port}`;
     await phase('install @ferry/server in its own folder', async () => {
-      scopedProject(serverDir, registryUrl, { allowScripts: { 'better-sqlite3': true } });
+      // Both install scripts build a native addon (node-gyp): SQLite, and bsdiff for bundle patches.
+      scopedProject(serverDir, registryUrl, { allowScripts: { 'better-sqlite3': true, 'bsdiff-node': true } });
       await npm(serverDir, 'install', '@ferry/server');
       const version = await runOk('npx', ['ferry-server', '--version'], { cwd: serverDir, timeoutMs: HANG_GUARD_MS });
       const expected = readJson<PackageManifest>(path.join(REPO_ROOT, 'packages/server/package.json')).version;
@@ -396,7 +405,9 @@ async function main(): Promise<void> {
     const verified = await phase(
       'fetch each manifest as expo-updates does; verify signature and asset hashes',
       async () => {
-        const result: Partial<Record<Platform, { manifest: ClientManifest; assets: number; bytes: number }>> = {};
+        const result: Partial<
+          Record<Platform, { manifest: ClientManifest; assets: number; bytes: number; launchBundle: Buffer }>
+        > = {};
         const certificateInApp = fs.readFileSync(path.join(app, 'certs', 'certificate.pem'), 'utf8');
         for (const platform of PLATFORMS) {
           const release = firstReport.released.get(platform)!;
@@ -425,10 +436,12 @@ async function main(): Promise<void> {
           check(manifest.extra.updatePolicy === 2, `${platform}: extra.updatePolicy from OTA_UPDATE_POLICY`);
           check(manifest.assets.length >= 1, `${platform}: the template's images are assets`);
           let bytes = 0;
+          let launchBundle: Buffer | undefined;
           for (const asset of [manifest.launchAsset, ...manifest.assets]) {
             const { body } = await downloadAndVerify(asset);
             bytes += body.length;
             if (asset === manifest.launchAsset) {
+              launchBundle = body;
               check(body.includes(SDK_MARKER), `${platform}: the bundle contains @ferry/expo's banner`);
               check(
                 body.includes(CERTIFICATES_MARKER),
@@ -436,7 +449,8 @@ async function main(): Promise<void> {
               );
             }
           }
-          result[platform] = { manifest, assets: manifest.assets.length + 1, bytes };
+          check(launchBundle, `${platform}: the launch bundle was downloaded`);
+          result[platform] = { manifest, assets: manifest.assets.length + 1, bytes, launchBundle };
           process.stdout.write(
             `${platform}: release ${manifest.id}: signature verified; ${manifest.assets.length + 1} asset(s), ${bytes} bytes, every hash matches\n`,
           );
@@ -461,7 +475,89 @@ async function main(): Promise<void> {
           check(newest.metadata.branch === 'main', `${platform}: the release records the branch`);
           check(typeof newest.metadata.fingerprint === 'string', `${platform}: the release stores the fingerprint`);
         }
-        return result as Record<Platform, { manifest: ClientManifest; assets: number; bytes: number }>;
+        return result as Record<
+          Platform,
+          { manifest: ClientManifest; assets: number; bytes: number; launchBundle: Buffer }
+        >;
+      },
+    );
+
+    await phase(
+      'npx ferry embedded upload --update-id … --bundle …; its patch to the release is made, and a 226 bspatches into the bundle',
+      async () => {
+        const authed = (route: string, init: RequestInit = {}) =>
+          fetch(`${serverUrl}${route}`, {
+            ...init,
+            headers: { ...init.headers, authorization: `Bearer ${releaseToken}` },
+          });
+        const embedded: Partial<Record<Platform, { updateId: string; bundle: Buffer }>> = {};
+        for (const platform of PLATFORMS) {
+          // A build's embedded bundle that differs from the release by a string of the same length,
+          // as a build of an earlier commit would; the server treats a bundle as bytes.
+          const published = verified[platform].launchBundle;
+          const bundle = Buffer.from(
+            published.toString('latin1').replaceAll(SDK_MARKER, SDK_MARKER.toUpperCase()),
+            'latin1',
+          );
+          check(!bundle.equals(published), `${platform}: the embedded bundle differs from the published one`);
+          const file = path.join(work, 'embedded', `${platform}.bundle`);
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, bundle);
+          const updateId = randomUUID();
+          // No --runtime-version: the app config gives it, as `ferry publish` resolves it.
+          const uploaded = await ferry(
+            'embedded',
+            'upload',
+            '--platform',
+            platform,
+            '--update-id',
+            updateId,
+            '--bundle',
+            file,
+            '--json',
+          );
+          check(uploaded.code === 0, `${platform}: ferry embedded upload exited ${uploaded.code}`);
+          const answer = JSON.parse(uploaded.stdout) as {
+            created: boolean;
+            updateId: string;
+            runtimeVersion: string;
+            patchesQueued: number;
+          };
+          check(
+            answer.created && answer.updateId === updateId && answer.runtimeVersion === RUNTIME_VERSIONS[platform],
+            `${platform}: ferry embedded upload registered ${updateId} on ${RUNTIME_VERSIONS[platform]} (${uploaded.stdout})`,
+          );
+          check(answer.patchesQueued === 1, `${platform}: one patch queued, to the release (${answer.patchesQueued})`);
+          embedded[platform] = { updateId, bundle };
+        }
+        for (const platform of PLATFORMS) {
+          const release = firstReport.released.get(platform)!;
+          const { updateId, bundle } = embedded[platform]!;
+          const patches = await settledPatches(
+            { authed },
+            { channel: 'production', platform, runtimeVersion: release.runtimeVersion },
+            release.id,
+            PATCH_SETTLE_MS,
+          );
+          const patch = patches.find((candidate) => candidate.base.updateId === updateId);
+          check(
+            patch?.base.kind === 'embedded' && patch.state === 'ready',
+            `${platform}: the patch from the embedded bundle is ready (${JSON.stringify(patches)})`,
+          );
+          const { launchAsset } = verified[platform].manifest;
+          const download = await downloadLaunchAssetLikeExpo(
+            launchAsset.url,
+            { currentUpdateId: updateId, requestedUpdateId: release.id, runningBundle: bundle, platform },
+            launchAsset.hash,
+          );
+          check(
+            download.kind === 'patch' && download.answer.status === 226,
+            `${platform}: a device on the embedded update gets a 226 (${download.answer.status})`,
+          );
+          process.stdout.write(
+            `${platform}: embedded ${updateId}: 226, ${download.answer.body.length} B patch (brotli full ${patch.fullBytes} B), bspatch gives the release's bundle\n`,
+          );
+        }
       },
     );
 

@@ -20,7 +20,14 @@
  *    `npx expo-updates fingerprint:generate --platform <p>` prints in the app (Expo's own tool);
  *    then re-publishes the same export and checks that no asset byte is uploaded;
  * 8. changes the evaluated app config (so the native fingerprint changes) and checks that the
- *    guard's 409 comes back as exit code 2 with the remedy.
+ *    guard's 409 comes back as exit code 2 with the remedy;
+ * 9. bundle patches (issue 36): keeps the first export's launch bundles and registers each as the
+ *    embedded bundle of a build (`npx ferry embedded upload --update-id … --bundle …`), makes a
+ *    one-line change in App.tsx and publishes again (a real export, real Hermes bytecode); then, per
+ *    platform, once the second release's patches are made: a device on the first release and one on
+ *    the embedded update each get a 226 that Debian's bspatch turns into the second release's
+ *    bundle (its SHA-256 is the manifest's), and a request without `A-IM` gets the full 200 as
+ *    before. Prints each patch's size against the brotli full bundle.
  *
  * Options: `--update-lockfile` writes the lockfile of the fresh install back to
  * examples/expo-app/package-lock.json, with the @ferry packages recorded by version only (no
@@ -28,6 +35,7 @@
  * tarballs change with every build). E2E_KEEP=1 keeps the temporary folders.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +47,7 @@ import {
   downloadAndVerify,
   fetchManifestLikeExpo,
 } from '../../../server/test/support/expo-client.js';
+import { downloadLaunchAssetLikeExpo, rawGet, settledPatches } from '../../../server/test/support/patch-client.js';
 import { type SpawnedServer, spawnServer } from '../../../server/test/support/spawn-server.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -48,6 +57,11 @@ const PLATFORMS = ['ios', 'android'] as const;
 const FERRY_VERSION = '0.1.0';
 const updateLockfile = process.argv.includes('--update-lockfile');
 const keep = process.env.E2E_KEEP === '1';
+/** How long the server may take to make a release's bundle patches (a few seconds each here). */
+const PATCH_SETTLE_MS = 180_000;
+/** The one-line change of the second publish: the title the app shows. */
+const TITLE_LINE = '<Text style={styles.title}>Ferry example</Text>';
+const CHANGED_TITLE_LINE = '<Text style={styles.title}>Ferry example, patched</Text>';
 
 interface Run {
   code: number;
@@ -129,6 +143,30 @@ const countFiles = (dir: string): number =>
   fs.existsSync(dir)
     ? fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).length
     : 0;
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
+
+/** `<platform>: published release <id> to production/<platform>/<runtimeVersion>` lines of `ferry publish`. */
+const publishedReleases = (stdout: string) =>
+  new Map(
+    [...stdout.matchAll(/^(ios|android): published release ([0-9a-f-]{36}) to production\/\w+\/(.+)$/gm)].map((m) => [
+      m[1]!,
+      { id: m[2]!, runtimeVersion: m[3]! },
+    ]),
+  );
+
+/** The launch bundle of each platform in an `expo export` folder, as its metadata.json names it. */
+function exportedLaunchBundles(distDir: string): Record<(typeof PLATFORMS)[number], string> {
+  const metadata = JSON.parse(fs.readFileSync(path.join(distDir, 'metadata.json'), 'utf8')) as {
+    fileMetadata: Record<string, { bundle: string }>;
+  };
+  const bundleOf = (platform: string) => {
+    const bundle = metadata.fileMetadata[platform]?.bundle;
+    check(bundle, `${distDir}/metadata.json names the ${platform} launch bundle`);
+    return path.join(distDir, bundle);
+  };
+  return { ios: bundleOf('ios'), android: bundleOf('android') };
+}
 
 const isInside = (dir: string, parent: string) => {
   const relative = path.relative(parent, dir);
@@ -391,17 +429,14 @@ async function main(): Promise<void> {
       ferry(['publish', '--channel', 'production']),
     );
     check(first.code === 0, `the first publish exited ${first.code}`);
-    const published = new Map(
-      [...first.stdout.matchAll(/^(ios|android): published release ([0-9a-f-]{36}) to production\/\w+\/(.+)$/gm)].map(
-        (m) => [m[1]!, { id: m[2]!, runtimeVersion: m[3]! }],
-      ),
-    );
+    const published = publishedReleases(first.stdout);
     check(published.size === 2, 'both platforms were published');
     check(published.get('ios')?.runtimeVersion === '1.0.0(1)', 'ios runtimeVersion comes from the app config');
     check(published.get('android')?.runtimeVersion === '1.0.0(2)', 'android runtimeVersion comes from the app config');
 
     const manifests = await step('check each manifest as expo-updates would', async () => {
-      const checked: Record<string, { manifest: ClientManifest; assets: number; bytes: number }> = {};
+      const checked: Record<string, { manifest: ClientManifest; assets: number; bytes: number; launchBundle: Buffer }> =
+        {};
       for (const platform of PLATFORMS) {
         const release = published.get(platform)!;
         const result = await fetchManifestLikeExpo(
@@ -423,15 +458,18 @@ async function main(): Promise<void> {
         check(manifest.extra.updatePolicy === 2, `${platform}: extra.updatePolicy from OTA_UPDATE_POLICY`);
         check(manifest.assets.length >= 1, `${platform}: the logo is an asset`);
         let bytes = 0;
+        let launchBundle: Buffer | undefined;
         for (const asset of [manifest.launchAsset, ...manifest.assets]) {
           const { body } = await downloadAndVerify(asset);
           bytes += body.length;
           // Metro bundled the SDK from node_modules/@ferry/expo (the banner's test id; Hermes keeps strings).
           if (asset === manifest.launchAsset) {
             check(body.includes('ferry-notify-banner'), `${platform}: the bundle contains @ferry/expo's banner`);
+            launchBundle = body;
           }
         }
-        checked[platform] = { manifest, assets: manifest.assets.length + 1, bytes };
+        check(launchBundle, `${platform}: the launch bundle was downloaded`);
+        checked[platform] = { manifest, assets: manifest.assets.length + 1, bytes, launchBundle };
         process.stdout.write(
           `${platform}: signature verified; ${manifest.assets.length + 1} asset(s), ${bytes} bytes, every hash matches\n`,
         );
@@ -484,6 +522,7 @@ async function main(): Promise<void> {
       );
     }
     check(countFiles(dataDir) === objectsBefore, 'no object was written by the re-publish');
+    const republished = publishedReleases(second.stdout);
 
     const refused = await step('a native change on the same runtimeVersion is refused (exit 2)', () =>
       ferry(['publish', '--channel', 'production', '--platform', 'ios', '--dist', distDir], {
@@ -495,12 +534,185 @@ async function main(): Promise<void> {
     check(refused.code === 2, `a guard refusal exits 2 (got ${refused.code})`);
     check(/higher build number/.test(refused.stderr), 'the remedy is printed');
 
+    // ── Bundle patches (issue 36), from the exports this run already made and one more.
+    const firstExport = path.join(work, 'first-export');
+    const embeddedIds = await step(
+      "keep the first export's launch bundles; npx ferry embedded upload of each (a build of this commit)",
+      async () => {
+        const ids: Record<string, string> = {};
+        const bundles = exportedLaunchBundles(distDir);
+        for (const platform of PLATFORMS) {
+          const kept = path.join(firstExport, platform, path.basename(bundles[platform]));
+          fs.mkdirSync(path.dirname(kept), { recursive: true });
+          fs.copyFileSync(bundles[platform], kept);
+          check(
+            fs.readFileSync(kept).equals(manifests[platform]!.launchBundle),
+            `${platform}: the export's launch bundle is the one the first release serves`,
+          );
+          // What a team runs after a native build of this commit: the build embeds this bundle.
+          ids[platform] = randomUUID();
+          const { runtimeVersion } = published.get(platform)!;
+          const uploaded = await ferry([
+            'embedded',
+            'upload',
+            '--platform',
+            platform,
+            '--update-id',
+            ids[platform],
+            '--bundle',
+            kept,
+            '--runtime-version',
+            runtimeVersion,
+          ]);
+          check(uploaded.code === 0, `${platform}: ferry embedded upload exited ${uploaded.code}`);
+          check(
+            uploaded.stdout.includes(`Registered the embedded update of ${platform} ${runtimeVersion}`) &&
+              uploaded.stdout.includes(`update id       ${ids[platform]} (from --update-id)`),
+            `${platform}: ferry embedded upload registered ${ids[platform]}`,
+          );
+        }
+        return ids;
+      },
+    );
+
+    const patchedRelease = await step(
+      'a one-line change in App.tsx, committed; CI=true npx ferry publish --channel production',
+      async () => {
+        const appFile = path.join(appDir, 'App.tsx');
+        const source = fs.readFileSync(appFile, 'utf8');
+        check(source.split(TITLE_LINE).length === 2, `App.tsx contains ${TITLE_LINE} once`);
+        fs.writeFileSync(appFile, source.replace(TITLE_LINE, CHANGED_TITLE_LINE));
+        const committed = await run(
+          'git',
+          ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '--quiet', '-am', 'A new title'],
+          { cwd: appDir },
+        );
+        check(committed.code === 0, `git commit in ${appDir}: ${committed.stderr}`);
+        const again = await ferry(['publish', '--channel', 'production']);
+        check(again.code === 0, `the publish of the change exited ${again.code}`);
+        const released = publishedReleases(again.stdout);
+        for (const platform of PLATFORMS) {
+          check(
+            released.get(platform)?.runtimeVersion === published.get(platform)!.runtimeVersion,
+            `${platform}: the change was published on the same runtimeVersion`,
+          );
+        }
+        return released;
+      },
+    );
+
+    const patchSizes: string[] = [];
+    await step(
+      'each platform: 226 patches from the first release and from the embedded bundle (Debian bspatch); 200 full without A-IM',
+      async () => {
+        const authed = (route: string, init: RequestInit = {}) =>
+          fetch(`${serverUrl}${route}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
+        for (const platform of PLATFORMS) {
+          const { runtimeVersion } = published.get(platform)!;
+          const firstId = published.get(platform)!.id;
+          const secondId = patchedRelease.get(platform)!.id;
+          const fetched = await fetchManifestLikeExpo(
+            serverUrl,
+            'expo',
+            { platform, runtimeVersion, channel: 'production' },
+            { certificatePem, keyId: 'main' },
+          );
+          check(fetched.kind === 'update', `${platform}: the server serves the change`);
+          const { launchAsset } = fetched.manifest;
+          check(fetched.manifest.id === secondId, `${platform}: the manifest is the second release`);
+          const firstBundle = manifests[platform]!.launchBundle;
+          check(sha256(firstBundle) !== launchAsset.hash, `${platform}: the change changed the launch bundle`);
+
+          const patches = await settledPatches(
+            { authed },
+            { channel: 'production', platform, runtimeVersion },
+            secondId,
+            PATCH_SETTLE_MS,
+          );
+          // The first release and its re-publish share one bundle, so one patch serves both (the
+          // embedded bundle too: same bytes); it names the newest release it was queued from.
+          const earlier = [firstId, republished.get(platform)?.id];
+          const fromRelease = patches.find((patch) => patch.base.kind === 'release');
+          check(
+            fromRelease?.state === 'ready' && earlier.includes(fromRelease.base.updateId),
+            `${platform}: the patch from the first release's bundle is ready (${JSON.stringify(patches)})`,
+          );
+
+          const onRelease = await downloadLaunchAssetLikeExpo(
+            launchAsset.url,
+            { currentUpdateId: firstId, requestedUpdateId: secondId, runningBundle: firstBundle, platform },
+            launchAsset.hash,
+          );
+          check(
+            onRelease.kind === 'patch' && onRelease.answer.status === 226,
+            `${platform}: a device on the first release gets a 226 (got ${onRelease.answer.status})`,
+          );
+          check(
+            onRelease.answer.body.subarray(0, 8).toString('latin1') === 'BSDIFF40' &&
+              onRelease.answer.body.length === fromRelease.bytes,
+            `${platform}: the 226 body is the listed BSDIFF40 patch`,
+          );
+
+          const embeddedBundle = fs.readFileSync(
+            path.join(firstExport, platform, fs.readdirSync(path.join(firstExport, platform))[0]!),
+          );
+          const onEmbedded = await downloadLaunchAssetLikeExpo(
+            launchAsset.url,
+            {
+              currentUpdateId: embeddedIds[platform]!,
+              requestedUpdateId: secondId,
+              runningBundle: embeddedBundle,
+              platform,
+            },
+            launchAsset.hash,
+          );
+          check(
+            onEmbedded.kind === 'patch' && onEmbedded.answer.status === 226,
+            `${platform}: a device on the embedded update gets a 226 (got ${onEmbedded.answer.status})`,
+          );
+
+          // Without A-IM (expo-updates before 55, or patches off): the full bundle, as before.
+          const plainHeaders = { accept: '*/*', 'accept-encoding': 'br, gzip' };
+          const plain = await rawGet(launchAsset.url, plainHeaders);
+          const older = await rawGet(launchAsset.url, {
+            ...plainHeaders,
+            'expo-platform': platform,
+            'expo-current-update-id': firstId,
+          });
+          for (const [name, answer] of [
+            ['a plain download', plain],
+            ['expo-current-update-id without A-IM', older],
+          ] as const) {
+            check(
+              answer.status === 200 &&
+                answer.headers.im === undefined &&
+                answer.headers['expo-base-update-id'] === undefined &&
+                answer.headers['content-encoding'] === 'br',
+              `${platform}: ${name} is a 200 full brotli answer (${answer.status}, im ${answer.headers.im})`,
+            );
+          }
+          check(older.body.equals(plain.body), `${platform}: without A-IM the bytes are the plain download's`);
+          const full = (await downloadAndVerify(launchAsset)).body;
+          check(sha256(full) === launchAsset.hash, `${platform}: the full download hashes to the manifest's`);
+
+          const ratio = (bytes: number) => (bytes / plain.body.length).toFixed(3);
+          patchSizes.push(
+            `${platform}: bundle ${full.length} B, brotli full ${plain.body.length} B (listed ${fromRelease.fullBytes} B); ` +
+              `patch ${onRelease.answer.body.length} B = ${ratio(onRelease.answer.body.length)} × brotli ` +
+              `(from the first release and from the embedded bundle: ${onEmbedded.answer.body.length} B)`,
+          );
+          process.stdout.write(`${patchSizes.at(-1)}\n`);
+        }
+      },
+    );
+
     passed = true;
     process.stdout.write('\n── e2e:expo passed\n');
     for (const platform of PLATFORMS) {
       const m = manifests[platform]!;
       process.stdout.write(`${platform}: release ${m.manifest.id}, ${m.assets} asset(s), ${m.bytes} bytes\n`);
     }
+    process.stdout.write(`one-line change, bundle patches:\n${patchSizes.map((line) => `  ${line}\n`).join('')}`);
   } finally {
     if (!passed && server)
       process.stderr.write(`\nserver output (last lines):\n${server.output().split('\n').slice(-30).join('\n')}\n`);

@@ -42,12 +42,16 @@ export const rawGet = (url: string, headers: Record<string, string>): Promise<Ra
   });
 
 /** The headers expo-updates 55+ sends on its launch-asset request with patches on (FileDownloader.kt). */
-export const patchRequestHeaders = (currentUpdateId: string, requestedUpdateId: string): Record<string, string> => ({
+export const patchRequestHeaders = (
+  currentUpdateId: string,
+  requestedUpdateId: string,
+  platform: 'ios' | 'android' = 'ios',
+): Record<string, string> => ({
   accept: '*/*',
   'a-im': 'bsdiff',
   'expo-current-update-id': currentUpdateId,
   'expo-requested-update-id': requestedUpdateId,
-  'expo-platform': 'ios',
+  'expo-platform': platform,
   'expo-protocol-version': '1',
   'expo-api-version': '1',
 });
@@ -64,10 +68,13 @@ export type LaunchDownload =
  */
 export async function downloadLaunchAssetLikeExpo(
   url: string,
-  device: { currentUpdateId: string; requestedUpdateId: string; runningBundle: Buffer },
+  device: { currentUpdateId: string; requestedUpdateId: string; runningBundle: Buffer; platform?: 'ios' | 'android' },
   expectedHash: string,
 ): Promise<LaunchDownload> {
-  const answer = await rawGet(url, patchRequestHeaders(device.currentUpdateId, device.requestedUpdateId));
+  const answer = await rawGet(
+    url,
+    patchRequestHeaders(device.currentUpdateId, device.requestedUpdateId, device.platform),
+  );
   const isPatch =
     answer.status === 226 ||
     String(answer.headers.im ?? '')
@@ -101,18 +108,29 @@ export function bundleText(lines: number): string {
   return `${out.join('\n')}\n`;
 }
 
-/** Waits until no patch to the release's launch bundle is pending (the listing shows them). */
+/**
+ * Waits until the release's launch bundle has patches and none is pending (the listing shows them).
+ * With `timeoutMs` it throws past that, naming what it last saw: the end-to-end scripts have no
+ * test runner's timeout to stop a wait for a patch that is never queued or never made.
+ */
 export async function settledPatches(
   server: Pick<TestServer, 'authed'>,
   track: Record<string, string>,
   releaseId: string,
+  timeoutMs = Number.POSITIVE_INFINITY,
 ) {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await server.authed(`/api/updates/releases?${new URLSearchParams(track)}`);
     const { releases } = (await response.json()) as ReleaseListResponse;
     const release = releases.find((candidate) => candidate.id === releaseId);
     if (release && release.patches.length > 0 && release.patches.every((patch) => patch.state !== 'pending')) {
       return release.patches;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the patches of release ${releaseId} did not settle within ${timeoutMs} ms: ${JSON.stringify(release?.patches ?? 'release not listed')}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
