@@ -10,9 +10,9 @@ interface BsdiffNode {
 
 /**
  * bsdiff-node: the classic bsdiff/bspatch C code (BSDIFF40, bzip2 blocks, the format expo-updates'
- * bspatch.c applies) built as a native addon. Its async calls run on libuv's thread pool, so a
- * diff of a large bundle never holds the event loop (docs/decisions.md, "Bundle patches").
- * Loaded on first use: an instance that never makes a patch never loads it.
+ * bspatch.c applies) built as a native addon, working on files. Loaded on first use: a process
+ * that never makes a patch never loads it. The server makes patches in a child process of its own
+ * (patch-child.ts), never in its own process.
  */
 let addon: BsdiffNode | undefined;
 const bsdiffNode = (): BsdiffNode => {
@@ -20,8 +20,16 @@ const bsdiffNode = (): BsdiffNode => {
   return addon;
 };
 
+/** Writes to `patchFile` a BSDIFF40 patch that turns `baseFile` into `targetFile`. */
+export const diffFiles = (baseFile: string, targetFile: string, patchFile: string): Promise<void> =>
+  bsdiffNode().diff(baseFile, targetFile, patchFile);
+
+/** Writes to `resultFile` what `patchFile` makes of `baseFile`. */
+export const patchFiles = (baseFile: string, resultFile: string, patchFile: string): Promise<void> =>
+  bsdiffNode().patch(baseFile, resultFile, patchFile);
+
 /** Runs `work` with a private temporary directory, removed afterwards whatever happens. */
-async function inTemporaryDirectory<T>(work: (dir: string) => Promise<T>): Promise<T> {
+export async function inTemporaryDirectory<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ferry-patch-'));
   try {
     return await work(dir);
@@ -30,7 +38,7 @@ async function inTemporaryDirectory<T>(work: (dir: string) => Promise<T>): Promi
   }
 }
 
-/** A BSDIFF40 patch that turns `base` into `target`. */
+/** A BSDIFF40 patch that turns `base` into `target` (buffers: tests and benchmarks). */
 export const makePatch = (base: Buffer, target: Buffer): Promise<Buffer> =>
   inTemporaryDirectory(async (dir) => {
     const [baseFile, targetFile, patchFile] = ['base', 'target', 'patch'].map((name) => path.join(dir, name)) as [
@@ -39,11 +47,11 @@ export const makePatch = (base: Buffer, target: Buffer): Promise<Buffer> =>
       string,
     ];
     await Promise.all([writeFile(baseFile, base), writeFile(targetFile, target)]);
-    await bsdiffNode().diff(baseFile, targetFile, patchFile);
+    await diffFiles(baseFile, targetFile, patchFile);
     return readFile(patchFile);
   });
 
-/** `base` with a BSDIFF40 patch applied. */
+/** `base` with a BSDIFF40 patch applied (buffers: tests and benchmarks). */
 export const applyPatch = (base: Buffer, patch: Buffer): Promise<Buffer> =>
   inTemporaryDirectory(async (dir) => {
     const [baseFile, resultFile, patchFile] = ['base', 'result', 'patch'].map((name) => path.join(dir, name)) as [
@@ -52,6 +60,6 @@ export const applyPatch = (base: Buffer, patch: Buffer): Promise<Buffer> =>
       string,
     ];
     await Promise.all([writeFile(baseFile, base), writeFile(patchFile, patch)]);
-    await bsdiffNode().patch(baseFile, resultFile, patchFile);
+    await patchFiles(baseFile, resultFile, patchFile);
     return readFile(resultFile);
   });

@@ -1,9 +1,18 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AssetEncodings } from '../../storage/objects/asset-encodings.js';
-import { compress, isCompressible } from '../../storage/objects/asset-encodings.js';
+import { isCompressible } from '../../storage/objects/asset-encodings.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
-import { applyPatch, makePatch } from './bsdiff.js';
+import { inTemporaryDirectory } from './bsdiff.js';
 import { type KyselyPatchStore, type PatchRow, patchKey } from './kysely-patch-store.js';
+import type { PatchChildRequest, PatchChildResult } from './patch-child.js';
 import { patchVerdict } from './patch-verdict.js';
 
 /**
@@ -16,10 +25,16 @@ export const PATCH_RETRY_AFTER_MS = 30_000;
 /** How often an instance looks for queued patches nobody woke it for (another instance's, a lapsed claim). */
 export const PATCH_POLL_MS = 5_000;
 
-/** SHA-256 as asset hashes are written, computed on the thread pool (WebCrypto), not the event loop. */
-export async function sha256Base64Url(bytes: Uint8Array): Promise<string> {
-  return Buffer.from(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)).toString('base64url');
-}
+/**
+ * The child process's entry: the built JavaScript beside this file, or, when the server runs from
+ * its TypeScript sources (tests, the checkout), the source through tsx.
+ */
+const PATCH_CHILD = import.meta.url.endsWith('.ts')
+  ? {
+      file: fileURLToPath(new URL('./patch-child.ts', import.meta.url)),
+      execArgv: ['--conditions=@ferry/source', '--import', createRequire(import.meta.url).resolve('tsx')],
+    }
+  : { file: fileURLToPath(new URL('./patch-child.js', import.meta.url)), execArgv: [] };
 
 export interface PatchMakerOptions {
   store: Pick<KyselyPatchStore, 'claimNext' | 'renew' | 'finish' | 'giveBack' | 'forgetClaimed'>;
@@ -43,8 +58,10 @@ type Outcome =
   | { state: 'gone' };
 
 /**
- * Makes queued bundle patches, one at a time per instance, off the request path: the diff and the
- * check run on libuv's thread pool (bsdiff.ts), hashes on WebCrypto's. Each patch is claimed in the
+ * Makes queued bundle patches, one at a time per instance, off the request path: the bundles are
+ * streamed to a temporary directory, and the diff, the check and the hashes run in a child process
+ * at the lowest CPU priority (patch-child.ts), so neither the event loop, nor the heap's
+ * collections, nor the cores the server answers devices with pay for them. Each patch is claimed in the
  * database first, so two instances never make the same one; a claim of a process that died is
  * taken over (kysely-patch-store.ts, claimNext). A patch is stored and offered only once applying it
  * to its base gave the target's exact bytes.
@@ -54,6 +71,8 @@ export class PatchMaker {
   private again = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  /** The patch process under way, if any: a stopping server ends it rather than wait for it. */
+  private child: ChildProcess | undefined;
 
   constructor(private readonly options: PatchMakerOptions) {}
 
@@ -79,10 +98,14 @@ export class PatchMaker {
     });
   }
 
-  /** Stops taking work and waits for the patch under way, if any. */
+  /**
+   * Stops taking work, ends the patch process under way (its claim is given back, and another
+   * instance or the next start makes it), and waits until nothing runs.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    this.child?.kill();
     await this.running;
   }
 
@@ -127,55 +150,92 @@ export class PatchMaker {
         'bundle patch made',
       );
     } catch (err) {
-      log.warn(
-        { err, base: row.base_hash, target: row.target_hash },
-        'could not make a bundle patch; it is tried again',
-      );
-      await store.giveBack(row, holder, PATCH_RETRY_AFTER_MS).catch(() => undefined);
+      if (this.stopped) {
+        // Ended by stop(): the next start, or another instance, makes it at once.
+        log.info(
+          { base: row.base_hash, target: row.target_hash },
+          'bundle patch left for later: the server is stopping',
+        );
+        await store.giveBack(row, holder, 0).catch(() => undefined);
+      } else {
+        log.warn(
+          { err, base: row.base_hash, target: row.target_hash },
+          'could not make a bundle patch; it is tried again',
+        );
+        await store.giveBack(row, holder, PATCH_RETRY_AFTER_MS).catch(() => undefined);
+      }
     } finally {
       clearInterval(renewal);
     }
   }
 
   private async make(row: PatchRow): Promise<Outcome> {
-    const { objects, log, maxRatio } = this.options;
-    const [base, target] = await Promise.all([objects.read(row.base_key), objects.read(row.target_key)]);
-    // Collected since it was queued (garbage collection keeps the newest releases only): there is
-    // nothing to make, and no device runs a bundle no release keeps.
-    if (!base || !target) return { state: 'gone' };
-    const [baseHash, targetHash] = await Promise.all([sha256Base64Url(base.bytes), sha256Base64Url(target.bytes)]);
-    if (baseHash !== row.base_hash || targetHash !== row.target_hash) {
-      log.warn(
-        { base: row.base_key, target: row.target_key },
-        'a stored bundle does not have the hash it is stored under',
-      );
-      return { state: 'failed' };
-    }
-    const fullSize = await this.fullSize(row.target_key, target);
-    const patch = await makePatch(base.bytes, target.bytes);
-    // What a device will do with it: apply it to the base and compare the result with the manifest's hash.
-    const applied = await applyPatch(base.bytes, patch);
-    if ((await sha256Base64Url(applied)) !== row.target_hash) {
-      log.warn(
-        { base: row.base_hash, target: row.target_hash },
-        'a bundle patch did not give its target; it is not offered',
-      );
-      return { state: 'failed', size: patch.length, fullSize };
-    }
-    const state = patchVerdict(patch.length, fullSize, maxRatio);
-    if (state === 'larger') return { state, size: patch.length, fullSize };
-    const key = patchKey(row.base_hash, row.target_hash);
-    await objects.put(key, patch, { contentType: 'application/octet-stream' });
-    return { state, patchKey: key, size: patch.length, fullSize };
+    const { objects, encodings, log, maxRatio } = this.options;
+    return inTemporaryDirectory(async (dir) => {
+      const [base, target] = await Promise.all([objects.get(row.base_key), objects.get(row.target_key)]);
+      // Collected since it was queued (garbage collection keeps the newest releases only): there is
+      // nothing to make, and no device runs a bundle no release keeps.
+      if (!base || !target) {
+        base?.body.destroy();
+        target?.body.destroy();
+        return { state: 'gone' };
+      }
+      // Streamed to files: the bundles never sit whole in the server's heap.
+      await Promise.all([
+        pipeline(base.body, createWriteStream(path.join(dir, 'base'))),
+        pipeline(target.body, createWriteStream(path.join(dir, 'target'))),
+      ]);
+      const form = isCompressible(target) ? await encodings.find(row.target_key, target, 'br') : undefined;
+      const made = await this.inChild({ dir, brotli: isCompressible(target) && !form });
+      const fullSize = form?.size ?? made.brotliBytes ?? target.size;
+      if (made.baseHash !== row.base_hash || made.targetHash !== row.target_hash) {
+        log.warn(
+          { base: row.base_key, target: row.target_key },
+          'a stored bundle does not have the hash it is stored under',
+        );
+        return { state: 'failed' };
+      }
+      if (made.appliedHash !== row.target_hash) {
+        log.warn(
+          { base: row.base_hash, target: row.target_hash },
+          'a bundle patch did not give its target; it is not offered',
+        );
+        return { state: 'failed', size: made.patchBytes, fullSize };
+      }
+      const state = patchVerdict(made.patchBytes, fullSize, maxRatio);
+      if (state === 'larger') return { state, size: made.patchBytes, fullSize };
+      const key = patchKey(row.base_hash, row.target_hash);
+      await objects.put(key, await readFile(path.join(dir, 'patch')), { contentType: 'application/octet-stream' });
+      return { state, patchKey: key, size: made.patchBytes, fullSize };
+    });
   }
 
-  /** The bytes a full download of the target sends: its stored brotli form, else its brotli size now. */
-  private async fullSize(
-    key: string,
-    target: { bytes: Buffer; size: number; contentType: string; etag: string; key: string },
-  ): Promise<number> {
-    if (!isCompressible(target)) return target.size;
-    const form = await this.options.encodings.find(key, target, 'br');
-    return form ? form.size : (await compress(target.bytes, 'br')).length;
+  /** Runs patch-child.ts on a prepared directory, at the lowest CPU priority. */
+  private inChild(request: PatchChildRequest): Promise<PatchChildResult> {
+    return new Promise((resolve, reject) => {
+      const child = fork(PATCH_CHILD.file, [], {
+        execArgv: PATCH_CHILD.execArgv,
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      this.child = child;
+      try {
+        // The devices' requests come first: the diff takes whatever CPU they leave.
+        if (child.pid !== undefined) os.setPriority(child.pid, os.constants.priority.PRIORITY_LOW);
+      } catch {
+        // Not permitted on this host: it runs at the server's priority.
+      }
+      let answered = false;
+      child.once('message', (message: { ok: true; result: PatchChildResult } | { ok: false; message: string }) => {
+        answered = true;
+        if (message.ok) resolve(message.result);
+        else reject(new Error(`the patch process failed: ${message.message}`));
+      });
+      child.once('error', reject);
+      child.once('exit', (code, signal) => {
+        if (this.child === child) this.child = undefined;
+        if (!answered) reject(new Error(`the patch process ended without an answer (${signal ?? `exit ${code}`})`));
+      });
+      child.send(request);
+    });
   }
 }

@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
+import { brotliOptions } from './brotli-options.js';
 import { validateObjectKey } from './object-key.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 import { StorageFull } from './storage-full.js';
@@ -40,13 +41,7 @@ export const encodedKey = (key: string, source: Pick<StoredObject, 'etag'>, enco
 
 export function compress(body: Buffer, encoding: CompressedEncoding): Promise<Buffer> {
   if (encoding === 'gzip') return gzip(body, { level: 9 });
-  return brotli(body, {
-    params: {
-      // Compressed once per asset, at upload, and then served for a year: spend the CPU, up to a point.
-      [zlib.constants.BROTLI_PARAM_QUALITY]: body.length <= 4 * 1024 * 1024 ? 11 : 9,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
+  return brotli(body, brotliOptions(body.length));
 }
 
 /**
