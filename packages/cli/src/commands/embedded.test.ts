@@ -169,7 +169,7 @@ describe('ferry embedded upload over HTTP', () => {
     patchesQueued = 0;
     expect(await ferry([await aab(randomUUID(), launchBundle(10))])).toBe(0);
     expect(out.text).toContain(
-      'patches         none queued: no release is served on android 1.4.0(41) yet; each one published there gets a patch from this bundle',
+      'patches         none queued: no release served on android 1.4.0(41) needs one (none yet, or it ships these very bytes); each one published there gets a patch from this bundle',
     );
   });
 

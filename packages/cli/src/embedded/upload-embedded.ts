@@ -109,7 +109,7 @@ export function describeUpload(
   const patches = !result.created
     ? 'none queued now: this update was registered before (with the same bundle)'
     : result.patchesQueued === 0
-      ? `none queued: no release is served on ${track} yet; each one published there gets a patch from this bundle`
+      ? `none queued: no release served on ${track} needs one (none yet, or it ships these very bytes); each one published there gets a patch from this bundle`
       : `${result.patchesQueued} queued, from this bundle to the release${result.patchesQueued === 1 ? '' : 's'} now served on ${track}`;
   return [
     `${result.created ? 'Registered' : 'Already registered, nothing changed:'} the embedded update of ${track}`,
