@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OperatorTokenView } from '@ferry/contracts';
 import type { Kysely, Transaction } from 'kysely';
+import { withWriteTransaction } from '../storage/locked-transaction.js';
 import type { DatabaseSchema, OperatorTokensTable } from '../storage/schema.js';
 import { toJson } from '../storage/schema.js';
 import { credentialHash, newOperatorToken } from './operator-credential.js';
@@ -102,7 +103,7 @@ export class OperatorTokenStore {
       revoked_at: null,
       last_used_at: null,
     };
-    await this.db.transaction().execute(async (trx) => {
+    await withWriteTransaction(this.db, async (trx) => {
       const taken = await trx
         .selectFrom('operator_tokens')
         .select('id')
@@ -144,7 +145,7 @@ export class OperatorTokenStore {
     context: TokenAuditContext,
   ): Promise<{ token: OperatorTokenView; alreadyRevoked: boolean } | undefined> {
     const at = this.now().getTime();
-    return this.db.transaction().execute(async (trx) => {
+    return withWriteTransaction(this.db, async (trx) => {
       const row = await trx
         .selectFrom('operator_tokens')
         .selectAll()

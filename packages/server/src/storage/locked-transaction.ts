@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
 import type { Database } from './database.js';
 import type { Engine } from './engine.js';
 import type { DatabaseSchema } from './schema.js';
@@ -26,6 +26,30 @@ export async function withExclusiveLock<T>(
     });
   }
   return database.db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await work(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(conn);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Runs `work` in one write transaction. On SQLite it begins IMMEDIATE: a deferred transaction that
+ * reads and then writes fails at once (SQLITE_BUSY) when another process or connection wrote
+ * meanwhile, since its snapshot is stale and waiting cannot help; taking the write lock first waits
+ * for the other writer instead (busy_timeout). PostgreSQL needs nothing more than a transaction.
+ */
+export async function withWriteTransaction<T>(
+  db: Kysely<DatabaseSchema>,
+  work: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return db.transaction().execute(work);
+  return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
     try {
       const result = await work(conn);

@@ -2,7 +2,7 @@ import type { EmbeddedBundle, Platform } from '@ferry/contracts';
 import type { Selectable } from 'kysely';
 import { DomainError } from '../../errors/domain-error.js';
 import type { Database } from '../../storage/database.js';
-import type { Executor } from '../../storage/locked-transaction.js';
+import { type Executor, withWriteTransaction } from '../../storage/locked-transaction.js';
 import { keySegmentOf, updateAssetKey, validateObjectKey } from '../../storage/objects/object-key.js';
 import type { EmbeddedBundlesTable } from '../../storage/schema.js';
 import { insertAudit } from '../audit-event-insert.js';
@@ -80,7 +80,7 @@ export class KyselyEmbeddedBundles {
     bundle: Omit<EmbeddedBundle, 'registeredAt'> & { key: string },
     actor: string,
   ): Promise<{ bundle: EmbeddedBundle; created: boolean; queued: number }> {
-    return this.db.transaction().execute(async (trx) => {
+    return withWriteTransaction(this.db, async (trx) => {
       const existing = await trx
         .selectFrom('embedded_bundles')
         .selectAll()
