@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { AssetGcResponse } from '@ferry/contracts';
 import { afterEach, expect, it } from 'vitest';
 import { describeEachEngine, type EngineName } from '../support/engines.js';
-import { bundleText, patchRequestHeaders, rawGet, settledPatches } from '../support/patch-client.js';
+import { startGcStore } from '../support/gc-stores.js';
+import {
+  bundleText,
+  downloadLaunchAssetLikeExpo,
+  patchRequestHeaders,
+  rawGet,
+  settledPatches,
+} from '../support/patch-client.js';
 import { fileOf, hashOfBytes, publishRelease } from '../support/publisher.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -94,6 +101,31 @@ describeEachEngine('bundle patches and garbage collection', (engine: EngineName)
     for (const device of [embeddedId, r1.id]) {
       const answer = await rawGet(server.assetUrl(track, hashOfBytes(v4)), patchRequestHeaders(device, r4.id));
       expect(answer.status).toBe(226);
+    }
+  });
+
+  it('with S3 as the object store, a patch is made from and stored in the bucket, and served', async () => {
+    const bucket = await startGcStore('s3');
+    try {
+      const server = await startTestServer(engine, { env: bucket.env() });
+      servers.push(server);
+      const track = { channel: 'production', platform: 'ios', runtimeVersion: '36.4.0' } as const;
+      const first = Buffer.from(bundleText(2_000));
+      const second = Buffer.from(first.toString().replace('const _', 'const s3_'));
+      const a = await publishRelease(server, { ...track, launch: launch(first) });
+      const b = await publishRelease(server, { ...track, launch: launch(second) });
+      const [patch] = await settledPatches(server, track, b.id);
+      expect(patch).toMatchObject({ state: 'ready' });
+      expect(await patchObjects(server)).toHaveLength(1);
+      const download = await downloadLaunchAssetLikeExpo(
+        server.assetUrl(track, hashOfBytes(second)),
+        { currentUpdateId: a.id, requestedUpdateId: b.id, runningBundle: first },
+        hashOfBytes(second),
+      );
+      expect(download.kind).toBe('patch');
+    } finally {
+      for (const server of servers.splice(0)) await server.close();
+      await bucket.close();
     }
   });
 
