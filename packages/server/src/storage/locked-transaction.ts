@@ -25,7 +25,12 @@ export async function withExclusiveLock<T>(
       return work(trx);
     });
   }
-  return database.db.connection().execute(async (conn) => {
+  return immediateTransaction(database.db, work);
+}
+
+/** SQLite: `work` in a transaction that takes the database write lock first (BEGIN IMMEDIATE). */
+function immediateTransaction<T>(db: Kysely<DatabaseSchema>, work: (db: Executor) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
     try {
       const result = await work(conn);
@@ -49,17 +54,7 @@ export async function withWriteTransaction<T>(
   work: (trx: Executor) => Promise<T>,
 ): Promise<T> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return db.transaction().execute(work);
-  return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      const result = await work(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(conn);
-      throw error;
-    }
-  });
+  return immediateTransaction(db, work);
 }
 
 /**

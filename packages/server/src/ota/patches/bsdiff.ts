@@ -38,28 +38,23 @@ export async function inTemporaryDirectory<T>(work: (dir: string) => Promise<T>)
   }
 }
 
+/** Writes `inputs` as files of a temporary directory, runs `run` on their paths and reads `output`. */
+const throughFiles = (
+  inputs: Record<string, Buffer>,
+  output: string,
+  run: (file: (name: string) => string) => Promise<void>,
+): Promise<Buffer> =>
+  inTemporaryDirectory(async (dir) => {
+    const file = (name: string) => path.join(dir, name);
+    await Promise.all(Object.entries(inputs).map(([name, bytes]) => writeFile(file(name), bytes)));
+    await run(file);
+    return readFile(file(output));
+  });
+
 /** A BSDIFF40 patch that turns `base` into `target` (buffers: tests and benchmarks). */
 export const makePatch = (base: Buffer, target: Buffer): Promise<Buffer> =>
-  inTemporaryDirectory(async (dir) => {
-    const [baseFile, targetFile, patchFile] = ['base', 'target', 'patch'].map((name) => path.join(dir, name)) as [
-      string,
-      string,
-      string,
-    ];
-    await Promise.all([writeFile(baseFile, base), writeFile(targetFile, target)]);
-    await diffFiles(baseFile, targetFile, patchFile);
-    return readFile(patchFile);
-  });
+  throughFiles({ base, target }, 'patch', (file) => diffFiles(file('base'), file('target'), file('patch')));
 
 /** `base` with a BSDIFF40 patch applied (buffers: tests and benchmarks). */
 export const applyPatch = (base: Buffer, patch: Buffer): Promise<Buffer> =>
-  inTemporaryDirectory(async (dir) => {
-    const [baseFile, resultFile, patchFile] = ['base', 'result', 'patch'].map((name) => path.join(dir, name)) as [
-      string,
-      string,
-      string,
-    ];
-    await Promise.all([writeFile(baseFile, base), writeFile(patchFile, patch)]);
-    await patchFiles(baseFile, resultFile, patchFile);
-    return readFile(resultFile);
-  });
+  throughFiles({ base, patch }, 'result', (file) => patchFiles(file('base'), file('result'), file('patch')));

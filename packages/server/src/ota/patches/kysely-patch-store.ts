@@ -1,13 +1,19 @@
 import type { BundlePatch } from '@ferry/contracts';
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database } from '../../storage/database.js';
 import { validateObjectKey } from '../../storage/objects/object-key.js';
-import type { BundlePatchesTable } from '../../storage/schema.js';
+import type { BundlePatchesTable, DatabaseSchema } from '../../storage/schema.js';
 import { holderMayRun } from '../gc/asset-deletions.js';
 import { launchHashOf } from './patch-queue.js';
 import { PATCH_MAX_ATTEMPTS } from './patch-verdict.js';
 
 export type PatchRow = Selectable<BundlePatchesTable>;
+
+/** The row of a claim `holder` still holds: what renewing, finishing or giving it back may change. */
+const heldBy =
+  (row: Pick<PatchRow, 'base_hash' | 'target_hash'>, holder: string) =>
+  (eb: ExpressionBuilder<DatabaseSchema, 'bundle_patches'>) =>
+    eb.and({ base_hash: row.base_hash, target_hash: row.target_hash, state: 'pending', holder });
 
 /** Where a patch from `baseHash` to `targetHash` is stored: content-addressed by the pair. */
 export const patchKey = (baseHash: string, targetHash: string): string =>
@@ -96,10 +102,7 @@ export class KyselyPatchStore {
     const result = await this.db
       .updateTable('bundle_patches')
       .set({ lease_until: this.now() + leaseMs })
-      .where('base_hash', '=', row.base_hash)
-      .where('target_hash', '=', row.target_hash)
-      .where('state', '=', 'pending')
-      .where('holder', '=', holder)
+      .where(heldBy(row, holder))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -121,10 +124,7 @@ export class KyselyPatchStore {
         lease_until: null,
         updated_at: this.now(),
       })
-      .where('base_hash', '=', row.base_hash)
-      .where('target_hash', '=', row.target_hash)
-      .where('state', '=', 'pending')
-      .where('holder', '=', holder)
+      .where(heldBy(row, holder))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -138,22 +138,13 @@ export class KyselyPatchStore {
     await this.db
       .updateTable('bundle_patches')
       .set({ holder: null, lease_until: now + retryAfterMs, updated_at: now })
-      .where('base_hash', '=', row.base_hash)
-      .where('target_hash', '=', row.target_hash)
-      .where('state', '=', 'pending')
-      .where('holder', '=', holder)
+      .where(heldBy(row, holder))
       .execute();
   }
 
   /** Forgets a claimed patch that cannot be made (its base or target is no longer stored). */
   async forgetClaimed(row: PatchRow, holder: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('bundle_patches')
-      .where('base_hash', '=', row.base_hash)
-      .where('target_hash', '=', row.target_hash)
-      .where('state', '=', 'pending')
-      .where('holder', '=', holder)
-      .executeTakeFirst();
+    const result = await this.db.deleteFrom('bundle_patches').where(heldBy(row, holder)).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
 
