@@ -1,4 +1,4 @@
-import type { Track } from '@ferry/contracts';
+import { type Track, updatePolicyName } from '@ferry/contracts';
 
 export const trackLabel = (t: Track): string => `${t.channel} · ${t.platform} · ${t.runtimeVersion}`;
 export const sameTrack = (a: Track, b: Track): boolean =>
@@ -15,6 +15,6 @@ export const bytes = (size: number | null): string => {
   if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
   return `${(size / 1024 / 1024).toFixed(1)} MB`;
 };
-const POLICIES: Record<number, string> = { 1: 'on next launch', 2: 'prompt', 3: 'immediately' };
+/** A release's update policy by its contract name (null: none set, which the app treats as Default). */
 export const updatePolicy = (policy: number | null): string =>
-  policy === null ? 'default' : `${policy} (${POLICIES[policy] ?? 'custom'})`;
+  policy === null ? 'default' : `${policy} (${updatePolicyName(policy) ?? 'custom'})`;

@@ -1,4 +1,4 @@
-import { AuditEvent } from '@ferry/contracts';
+import { AuditEvent, CHANNELS, type Channel, PLATFORMS, type Platform } from '@ferry/contracts';
 import { type FormEvent, useMemo, useState } from 'react';
 import { request } from '../api.js';
 import { dateTime, shortId } from '../format.js';
@@ -77,14 +77,20 @@ export function AuditPage() {
         <label htmlFor="audit-channel">Channel</label>
         <select {...field('channel')}>
           <option value="">any</option>
-          <option value="production">production</option>
-          <option value="development">development</option>
+          {CHANNELS.map((channel) => (
+            <option key={channel} value={channel}>
+              {channel}
+            </option>
+          ))}
         </select>
         <label htmlFor="audit-platform">Platform</label>
         <select {...field('platform')}>
           <option value="">any</option>
-          <option value="ios">ios</option>
-          <option value="android">android</option>
+          {PLATFORMS.map((platform) => (
+            <option key={platform} value={platform}>
+              {platform}
+            </option>
+          ))}
         </select>
         <label htmlFor="audit-runtimeVersion">Runtime version</label>
         <input {...field('runtimeVersion')} />
@@ -127,8 +133,8 @@ export function AuditPage() {
                   on{' '}
                   <a
                     href={href.track({
-                      channel: event.channel as 'production',
-                      platform: event.platform as 'ios',
+                      channel: event.channel as Channel,
+                      platform: event.platform as Platform,
                       runtimeVersion: event.runtimeVersion,
                     })}
                   >

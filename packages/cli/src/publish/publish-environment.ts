@@ -1,4 +1,4 @@
-import { type UpdatePolicy, UpdatePolicySchema } from '@ferry/contracts';
+import { UPDATE_POLICY_VALUES, type UpdatePolicy, UpdatePolicySchema, updatePolicyName } from '@ferry/contracts';
 import { CliError } from '../cli-error.js';
 
 export type Env = Record<string, string | undefined>;
@@ -20,14 +20,18 @@ export function isCi(env: Env): boolean {
   return present(value) && value !== 'false' && value !== '0';
 }
 
-/** OTA_UPDATE_POLICY: exactly 1, 2 or 3; unset or empty leaves the policy out of the release. */
+/** The policies as OTA_UPDATE_POLICY takes them: "1 (Immediate), 2 (Notify) or 3 (Default)". */
+const POLICY_CHOICES = (() => {
+  const choices = UPDATE_POLICY_VALUES.map((value) => `${value} (${updatePolicyName(value)})`);
+  return `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
+})();
+
+/** OTA_UPDATE_POLICY: exactly one policy's value; unset or empty leaves the policy out of the release. */
 export function parseUpdatePolicy(raw: string | undefined): UpdatePolicy | undefined {
   if (!present(raw)) return undefined;
   const parsed = /^[0-9]$/.test(raw) ? UpdatePolicySchema.safeParse(Number(raw)) : undefined;
   if (!parsed?.success) {
-    throw new CliError(
-      `OTA_UPDATE_POLICY must be 1 (Immediate), 2 (Notify) or 3 (Default), or unset; got ${JSON.stringify(raw)}.`,
-    );
+    throw new CliError(`OTA_UPDATE_POLICY must be ${POLICY_CHOICES}, or unset; got ${JSON.stringify(raw)}.`);
   }
   return parsed.data;
 }

@@ -5,9 +5,16 @@ import { z } from 'zod';
  * Tokens are shown once, at creation; every other answer names them by id and name only.
  */
 
-/** viewer: reads; releaser: + rollout changes, rollback, roll back to embedded; admin: + GC and tokens. */
-export const OperatorRoleSchema = z.enum(['viewer', 'releaser', 'admin']);
-export type OperatorRoleName = z.infer<typeof OperatorRoleSchema>;
+/**
+ * An operator token's role, defined once: viewer reads; releaser also changes rollouts, rolls back
+ * and rolls back to embedded; admin also collects garbage and manages tokens (the server's access
+ * rule, auth/operator-roles.ts, grants each its actions).
+ */
+export const OPERATOR_ROLES = ['viewer', 'releaser', 'admin'] as const;
+export const OperatorRoleSchema = z.enum(OPERATOR_ROLES);
+export type OperatorRole = z.infer<typeof OperatorRoleSchema>;
+/** @deprecated The same as OperatorRole. */
+export type OperatorRoleName = OperatorRole;
 
 /** Every operator token starts with this, so a leaked one is easy to find in logs and to scan for. */
 export const OPERATOR_TOKEN_PREFIX = 'ferry_op_';

@@ -1,17 +1,11 @@
-import { CONSOLE_CSRF_HEADER } from '@ferry/contracts';
+import { CONSOLE_CSRF_HEADER, type OperatorRole } from '@ferry/contracts';
 import type { FastifyRequest } from 'fastify';
 import { DependencyUnavailable, DomainError, Unauthenticated } from '../errors/domain-error.js';
 import type { AuthFailures } from '../http/auth-failures.js';
 import { bearerTokenOf, tokensMatch } from '../http/bearer-token.js';
 import { credentialHash, looksLikeOperatorToken } from './operator-credential.js';
 import { looksLikeJwt, type OidcOperatorVerifier, OidcTokenRefused } from './operator-oidc.js';
-import {
-  mayPerform,
-  OPERATOR_ACTIONS,
-  type OperatorAction,
-  type OperatorRole,
-  type Principal,
-} from './operator-roles.js';
+import { mayPerform, OPERATOR_ACTIONS, type OperatorAction, type Principal } from './operator-roles.js';
 import type { OperatorTokenStore } from './operator-token-store.js';
 
 /**

@@ -1,6 +1,6 @@
+import { OPERATOR_ROLES, type OperatorRole } from '@ferry/contracts';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { ConsoleOidcConfig } from '../config/console-oidc-config.js';
-import { OPERATOR_ROLES, type OperatorRole } from './operator-roles.js';
 
 /** An operator as the identity provider vouches for them. */
 export interface OidcOperator {

@@ -1,6 +1,4 @@
-/** An operator token's role (issue 19): what a person may do in the release console and the API. */
-export const OPERATOR_ROLES = ['viewer', 'releaser', 'admin'] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+import { OPERATOR_ROLES, type OperatorRole } from '@ferry/contracts';
 
 /**
  * Everything the release-control API lets someone do, in the words the access rule uses. The routes

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { OperatorTokenView } from '@ferry/contracts';
+import type { OperatorRole, OperatorTokenView } from '@ferry/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import { withWriteTransaction } from '../storage/locked-transaction.js';
 import type { DatabaseSchema, OperatorTokensTable } from '../storage/schema.js';
 import { toJson } from '../storage/schema.js';
 import { credentialHash, newOperatorToken } from './operator-credential.js';
-import type { OperatorRole } from './operator-roles.js';
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 

@@ -1,3 +1,4 @@
+import type { OperatorRole } from '@ferry/contracts';
 import type { Generated } from 'kysely';
 
 /**
@@ -36,7 +37,7 @@ export interface AuditEventsTable {
 export interface OperatorTokensTable {
   id: string;
   name: string;
-  role: 'viewer' | 'releaser' | 'admin';
+  role: OperatorRole;
   token_hash: string;
   created_at: number;
   created_by: string;
@@ -51,7 +52,7 @@ export interface OperatorSessionsTable {
   token_id: string | null;
   subject: string;
   name: string;
-  role: 'viewer' | 'releaser' | 'admin';
+  role: OperatorRole;
   created_at: number;
   expires_at: number;
 }
