@@ -100,7 +100,11 @@ async function assemble(
   });
   await app.register(databasePlugin, { database, newerMigrations });
   // app.metrics, before every plugin that counts into it.
-  await app.register(metricsPlugin, { config: config.metrics, areas });
+  await app.register(metricsPlugin, {
+    config: config.metrics,
+    areas,
+    vendorLabels: config.certificates?.vendors.map(({ definition }) => definition.metricsLabel),
+  });
   // Readiness asks the areas what they can serve while the database is down, and waits for the
   // work they do once the instance listens (routes/readiness.ts).
   const servableWithoutDatabase = new ServableWithoutDatabase();

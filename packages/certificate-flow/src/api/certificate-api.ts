@@ -1,12 +1,13 @@
 import {
   type Assignment,
   AssignmentResponse,
+  CERTIFICATE_DOCUMENTS,
+  type CertificateDocument,
   type CertificateResponse,
   certificatePath,
+  certificateV2Response,
   ErrorBody,
-  FamilyRelationsV2Response,
-  ResidentAbstractV2Response,
-  ResidentCertificateV2Response,
+  RESPONSE_WRAPPER_KEY,
 } from '@ferry/contracts';
 import type { z } from 'zod';
 import type { CertificateRequest } from '../funnel/certificate-request.js';
@@ -27,11 +28,14 @@ export interface CertificateApi {
   getAssignment(id: string): Promise<Assignment>;
 }
 
-const RESPONSE_SCHEMA = {
-  'resident-certificate': ResidentCertificateV2Response.transform((body) => body.residentCertificate),
-  'resident-abstract': ResidentAbstractV2Response.transform((body) => body.residentAbstract),
-  'family-relations': FamilyRelationsV2Response.transform((body) => body.familyRelationsCertificate),
-} as const;
+/** A document's answer, unwrapped from its wrapper key. */
+function unwrappedResponse(document: CertificateDocument): z.ZodType<CertificateResponse> {
+  const wrapped: z.ZodType<Record<string, CertificateResponse>> = certificateV2Response(document);
+  const key = RESPONSE_WRAPPER_KEY[document];
+  return wrapped.transform((body) => body[key] as CertificateResponse);
+}
+
+const RESPONSE_SCHEMA = new Map(CERTIFICATE_DOCUMENTS.map((document) => [document, unwrappedResponse(document)]));
 
 /** The typed client of the certificate endpoints. Every failure becomes a CertificateApiError. */
 export function createCertificateApi(options: CertificateApiOptions): CertificateApi {
@@ -74,7 +78,7 @@ export function createCertificateApi(options: CertificateApiOptions): Certificat
       call(
         certificatePath(request.document),
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request.body) },
-        RESPONSE_SCHEMA[request.document],
+        RESPONSE_SCHEMA.get(request.document) ?? unwrappedResponse(request.document),
       ),
     getAssignment: async (id) =>
       (await call(`/v2/user/assignments/${encodeURIComponent(id)}`, { method: 'GET' }, AssignmentResponse)).assignment,

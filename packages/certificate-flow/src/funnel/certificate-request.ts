@@ -1,27 +1,30 @@
-import type {
-  CreateFamilyRelationsV2RequestInput,
-  CreateResidentCertificateV2RequestInput,
-  TwoWayInfo,
+import {
+  type CreateFamilyRelationsV2RequestInput,
+  type CreateResidentCertificateV2RequestInput,
+  type DocumentOfForm,
+  formOf,
+  secondCallField,
 } from '@ferry/contracts';
 import type { FunnelState } from './funnel-state.js';
 
-/** One certificate call: which endpoint, and the body in that endpoint's field names. */
+/** One certificate call: which endpoint, and the body in the field names of that document's form. */
 export type CertificateRequest =
-  | { document: 'resident-certificate' | 'resident-abstract'; body: CreateResidentCertificateV2RequestInput }
-  | { document: 'family-relations'; body: CreateFamilyRelationsV2RequestInput };
+  | { document: DocumentOfForm<'resident'>; body: CreateResidentCertificateV2RequestInput }
+  | { document: DocumentOfForm<'family'>; body: CreateFamilyRelationsV2RequestInput };
 
 const nameOrNull = (value: string): string | null => (value.trim() === '' ? null : value.trim());
 
 /**
  * Builds the first call (no authentication state) or the second call (all first-call fields plus
- * the vendor's authentication state: stepData for VENDOR_A, twoWayInfo for VENDOR_B).
+ * the vendor's authentication state, in its second-call field: stepData or twoWayInfo).
  */
 export function certificateRequest(state: FunnelState, call: 'first' | 'second'): CertificateRequest {
   if (!state.identityEnc || !state.loginOrgCd) {
     throw new Error('certificateRequest needs the encrypted identity and a provider');
   }
-  const stepData: string | null = call === 'second' && state.vendor === 'VENDOR_A' ? state.stepData : null;
-  const twoWayInfo: TwoWayInfo | null = call === 'second' && state.vendor === 'VENDOR_B' ? state.twoWayInfo : null;
+  const field = call === 'second' ? secondCallField(state.vendor) : undefined;
+  const stepData = field === 'stepData' ? state.stepData : null;
+  const twoWayInfo = field === 'twoWayInfo' ? state.twoWayInfo : null;
   const shared = {
     vendor: state.vendor,
     loginOrgCd: state.loginOrgCd,
@@ -29,9 +32,9 @@ export function certificateRequest(state: FunnelState, call: 'first' | 'second')
     twoWayInfo,
     assignmentId: state.assignmentId,
   };
-  if (state.document === 'family-relations') {
+  if (formOf(state.document) === 'family') {
     return {
-      document: state.document,
+      document: state.document as DocumentOfForm<'family'>,
       body: {
         ...shared,
         rrn1: state.intro.front,
@@ -44,7 +47,7 @@ export function certificateRequest(state: FunnelState, call: 'first' | 'second')
     };
   }
   return {
-    document: state.document,
+    document: state.document as DocumentOfForm<'resident'>,
     body: {
       ...shared,
       birthDate: state.intro.front,

@@ -1,4 +1,10 @@
-import type { CertificateDocument, CertificateVendor, ProviderCode, TwoWayInfo } from '@ferry/contracts';
+import {
+  type CertificateDocument,
+  type CertificateVendor,
+  formOf,
+  type ProviderCode,
+  type TwoWayInfo,
+} from '@ferry/contracts';
 import type { FunnelMessage } from '../i18n/catalogue.js';
 import type { FunnelAlert } from './alerts.js';
 
@@ -89,5 +95,5 @@ export function initialFunnelState(entry: FunnelEntry): FunnelState {
   };
 }
 
-/** The residential documents ask for sido/sigg; family relations asks for the names instead. */
-export const needsAddress = (document: CertificateDocument): boolean => document !== 'family-relations';
+/** The residence documents' form asks for sido/sigg; the family-register documents' asks for names instead. */
+export const needsAddress = (document: CertificateDocument): boolean => formOf(document) === 'resident';

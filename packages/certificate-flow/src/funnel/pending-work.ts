@@ -1,3 +1,4 @@
+import { secondCallField } from '@ferry/contracts';
 import type { CertificateApi } from '../api/certificate-api.js';
 import type { IdentityCipher } from '../encryption/identity-cipher.js';
 import { certificateRequest } from './certificate-request.js';
@@ -33,7 +34,8 @@ export async function performPendingWork(state: FunnelState, deps: FunnelDepende
         return { type: 'identityEncrypted', id, identityEnc: await deps.cipher.encrypt(state.intro.back) };
       case 'start': {
         const response = await deps.api.requestCertificate(certificateRequest(state, 'first'));
-        const hasState = state.vendor === 'VENDOR_A' ? response.stepData !== null : response.twoWayInfo !== null;
+        // The vendor's state comes back in its second-call field, which the second call repeats.
+        const hasState = response[secondCallField(state.vendor)] !== null;
         if (!hasState) return { type: 'workFailed', id, failure: { status: 502, code: 'INVALID_RESPONSE' } };
         return { type: 'authenticationStarted', id, stepData: response.stepData, twoWayInfo: response.twoWayInfo };
       }

@@ -1,7 +1,11 @@
 import {
+  CERTIFICATE_DOCUMENTS,
+  CERTIFICATE_VENDORS,
   type CertificateVendor,
   CreateFamilyRelationsV2Request,
   CreateResidentCertificateV2Request,
+  formOf,
+  secondCallField,
   type TwoWayInfo,
 } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
@@ -20,13 +24,13 @@ function confirmState(vendor: CertificateVendor, document: FunnelState['document
     intro: { ...EMPTY_INTRO, front: '900101', sido: '서울특별시', sigg: '강남구', mthrNm: ' 김영희 ' },
     identityEnc,
     loginOrgCd: 'provider_b',
-    stepData: vendor === 'VENDOR_A' ? 'opaque-step' : null,
-    twoWayInfo: vendor === 'VENDOR_B' ? TWO_WAY : null,
+    stepData: secondCallField(vendor) === 'stepData' ? 'opaque-step' : null,
+    twoWayInfo: secondCallField(vendor) === 'twoWayInfo' ? TWO_WAY : null,
   };
 }
 
-const CASES = (['VENDOR_A', 'VENDOR_B'] as const).flatMap((vendor) =>
-  (['resident-certificate', 'resident-abstract', 'family-relations'] as const).map((document) => ({
+const CASES = CERTIFICATE_VENDORS.flatMap((vendor) =>
+  CERTIFICATE_DOCUMENTS.map((document) => ({
     vendor,
     document,
   })),
@@ -35,8 +39,7 @@ const CASES = (['VENDOR_A', 'VENDOR_B'] as const).flatMap((vendor) =>
 describe('certificate requests built from the form state', () => {
   it.each(CASES)('$document with $vendor: both calls satisfy the contract', ({ vendor, document }) => {
     const state = confirmState(vendor, document);
-    const schema =
-      document === 'family-relations' ? CreateFamilyRelationsV2Request : CreateResidentCertificateV2Request;
+    const schema = formOf(document) === 'family' ? CreateFamilyRelationsV2Request : CreateResidentCertificateV2Request;
     for (const call of ['first', 'second'] as const) {
       const request = certificateRequest(state, call);
       expect(request.document).toBe(document);

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { CliError } from '../cli-error.js';
 import { loadSimulators } from '../dev-tools.js';
 
 interface VendorSimOptions {
@@ -34,50 +35,35 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-/** Starts one simulator; account values come from the VENDOR_* environment when set, else are generated. */
+/**
+ * Starts the simulator `ferry vendor-sim <name>` names (a, b, …); account values come from the
+ * vendor's server variables when set in `env`, else are generated.
+ */
 export async function startVendorSimulator(
-  vendor: 'a' | 'b',
+  name: string,
   options: VendorSimOptions,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<RunningSimulator> {
-  const sims = await loadSimulators('vendor-sim');
-  const common = { approvalDelayMs: options.approvalDelay, ...(options.ttl ? { ttlMs: options.ttl * 1000 } : {}) };
-  if (vendor === 'a') {
-    const generated = sims.generateVendorAAccount();
-    const account = {
-      userId: env.VENDOR_A_USER_ID || generated.userId,
-      hkey: env.VENDOR_A_HKEY || generated.hkey,
-      ekey: env.VENDOR_A_EKEY ? Buffer.from(env.VENDOR_A_EKEY, 'utf8') : generated.ekey,
-    };
-    const simulator = new sims.VendorASimulator(account, common);
-    const url = await simulator.listen(options.port, options.host);
-    return { url, env: sims.vendorASimulatorEnv(url, account), close: () => simulator.close() };
+): Promise<RunningSimulator & { vendor: string }> {
+  const { VENDOR_SIMULATORS } = await loadSimulators('vendor-sim');
+  const definition = Object.values(VENDOR_SIMULATORS).find((simulator) => simulator.cliName === name);
+  if (!definition) {
+    const names = Object.values(VENDOR_SIMULATORS).map((simulator) => simulator.cliName);
+    throw new CliError(`ferry vendor-sim: no vendor simulator is named ${name}; choose ${names.join(', ')}`);
   }
-  const generated = await sims.generateVendorBAccount();
-  const account = {
-    ...generated,
-    clientId: env.VENDOR_B_CLIENT_ID || generated.clientId,
-    clientSecret: env.VENDOR_B_CLIENT_SECRET || generated.clientSecret,
-  };
-  const simulator = new sims.VendorBSimulator(account, common);
+  const common = { approvalDelayMs: options.approvalDelay, ...(options.ttl ? { ttlMs: options.ttl * 1000 } : {}) };
+  const account = await definition.account(env);
+  const simulator = definition.create(account, common);
   const url = await simulator.listen(options.port, options.host);
-  return {
-    url,
-    env: sims.vendorBSimulatorEnv(url, account),
-    close: () => simulator.close(),
-  };
+  return { vendor: definition.vendor, url, env: definition.env(url, account), close: () => simulator.close() };
 }
 
-/** `ferry vendor-sim a|b --port <n>`: one vendor simulator as a standalone HTTP server. */
+/** `ferry vendor-sim <a|b|…> --port <n>`: one vendor simulator as a standalone HTTP server. */
 export function vendorSimCommand(out: { write(text: string): unknown } = process.stdout) {
   return (program: Command): void => {
     program
       .command('vendor-sim')
-      .description('Run a certificate vendor simulator (a: stepData style, b: twoWayInfo style) until interrupted')
-      .argument('<vendor>', 'a or b', (raw: string) => {
-        if (raw !== 'a' && raw !== 'b') throw new InvalidArgumentError('a or b');
-        return raw;
-      })
+      .description('Run a certificate vendor simulator until interrupted')
+      .argument('<vendor>', "the simulator's short name in @ferry/dev-tools, e.g. a (VENDOR_A) or b (VENDOR_B)")
       .option('--port <n>', 'port to listen on (0 = any free port)', port, 0)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option(
@@ -86,11 +72,11 @@ export function vendorSimCommand(out: { write(text: string): unknown } = process
         approvalDelay,
         3000,
       )
-      .option('--ttl <seconds>', 'authentication lifetime (default 300 for a, 270 for b)', seconds)
-      .action(async (vendor: 'a' | 'b', options: VendorSimOptions) => {
-        const running = await startVendorSimulator(vendor, options);
+      .option('--ttl <seconds>', "authentication lifetime (default: the vendor's own)", seconds)
+      .action(async (name: string, options: VendorSimOptions) => {
+        const running = await startVendorSimulator(name, options);
         const lines = [
-          `VENDOR_${vendor.toUpperCase()} simulator listening on ${running.url}`,
+          `${running.vendor} simulator listening on ${running.url}`,
           `Control: ${running.url}/_control/sessions (approve: POST ${running.url}/_control/sessions/latest/approve)`,
           'Point a Ferry server at it with:',
           ...Object.entries(running.env).map(([name, value]) => `  ${name}=${value}`),

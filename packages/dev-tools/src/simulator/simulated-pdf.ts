@@ -1,10 +1,4 @@
-import type { CertificateDocument } from '@ferry/contracts';
-
-const TITLES: Record<CertificateDocument, string> = {
-  'resident-certificate': 'Resident registration copy',
-  'resident-abstract': 'Resident registration abstract',
-  'family-relations': 'Family relations certificate',
-};
+import { type CertificateDocument, documentTitle } from '@ferry/contracts';
 
 const escapeText = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
 
@@ -13,7 +7,8 @@ const escapeText = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`).re
  * document and the vendor and carries no personal data, so simulated files are harmless anywhere.
  */
 export function simulatedPdf(document: CertificateDocument, vendorName: string, reference: string): Buffer {
-  const lines = [TITLES[document], `SIMULATED - issued by the ${vendorName} simulator`, `Reference ${reference}`];
+  const title = documentTitle(document);
+  const lines = [title, `SIMULATED - issued by the ${vendorName} simulator`, `Reference ${reference}`];
   const text = lines.map(
     (line, i) => `BT /F1 ${i === 0 ? 18 : 11} Tf 56 ${760 - i * 28} Td (${escapeText(line)}) Tj ET`,
   );
@@ -24,7 +19,7 @@ export function simulatedPdf(document: CertificateDocument, vendorName: string, 
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
-    `<< /Title (${escapeText(TITLES[document])}) /Producer (Ferry ${escapeText(vendorName)} simulator) >>`,
+    `<< /Title (${escapeText(title)}) /Producer (Ferry ${escapeText(vendorName)} simulator) >>`,
   ];
   let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { formOf } from '@ferry/contracts';
 import {
   decryptForVendorA,
   documentOfVendorAProduct,
@@ -94,7 +95,7 @@ export class VendorASimulator extends VendorSimulator {
       throw new VendorAError('LOGIN-001', 'Unknown loginOrgCd.');
     }
     const number = this.decryptNumber(body);
-    if (document === 'family-relations') {
+    if (formOf(document) === 'family') {
       if (![body.fthrNm, body.mthrNm, body.sposNm, body.childNm].some((n) => typeof n === 'string' && n !== '')) {
         throw new VendorAError('LOGIN-001', 'At least one family member name is required.');
       }

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPair, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { CertificateDocument, TwoWayInfo } from '@ferry/contracts';
+import { type CertificateDocument, formOf, type TwoWayInfo } from '@ferry/contracts';
 import type { VendorBRequestBody, VendorBResponseBody, VendorBTokenResponse } from '@ferry/contracts/vendors';
 import {
   decodeUrlEncodedJson,
@@ -178,7 +178,7 @@ export class VendorBSimulator extends VendorSimulator {
       throw new VendorBResult('CF-00007', 'loginTypeLevel is invalid.');
     }
     const number = this.decryptNumber(body);
-    if (document === 'family-relations') {
+    if (formOf(document) === 'family') {
       if (
         ![body.fatherName, body.motherName, body.spouseName, body.childName].some((n) => typeof n === 'string' && n)
       ) {

@@ -1,9 +1,8 @@
-import type { CertificateVendor } from '@ferry/contracts';
-
 export interface AssignmentRecord {
   id: string;
   userId: string;
-  certificateVendor: CertificateVendor;
+  /** A vendor of the server's registry; storage does not check it (migration 021). */
+  certificateVendor: string;
   title: string | null;
   createdAt: Date;
 }

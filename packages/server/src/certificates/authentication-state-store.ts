@@ -1,11 +1,11 @@
-import type { CertificateDocument, CertificateVendor, ProviderCode } from '@ferry/contracts';
+import type { CertificateDocument, ProviderCode } from '@ferry/contracts';
 
 export type AuthenticationStatus = 'pending' | 'completing' | 'issued';
 
 /** What an authentication is bound to: the user, the request's vendor, document, provider and assignment. */
 export interface AuthenticationBinding {
   userId: string;
-  vendor: CertificateVendor;
+  vendor: string;
   document: CertificateDocument;
   provider: ProviderCode;
   assignmentId: string | null;

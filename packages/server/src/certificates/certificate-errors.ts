@@ -1,4 +1,4 @@
-import type { CertificateVendor, ProviderCode } from '@ferry/contracts';
+import type { ProviderCode } from '@ferry/contracts';
 import { DomainError } from '../errors/domain-error.js';
 import { unsupportedProviderMessage } from './provider-support.js';
 
@@ -47,7 +47,7 @@ export class AuthStateInvalid extends DomainError {
 /** The chosen vendor does not take this provider (not in its table, or switched off); no vendor call was made. */
 export class UnsupportedProvider extends DomainError {
   override name = 'UnsupportedProvider';
-  constructor(vendor: CertificateVendor, provider: ProviderCode) {
+  constructor(vendor: string, provider: ProviderCode) {
     super('invalid', 'UNSUPPORTED_PROVIDER', unsupportedProviderMessage(vendor, provider), {
       vendor,
       loginOrgCd: provider,
@@ -58,7 +58,7 @@ export class UnsupportedProvider extends DomainError {
 /** The assignment is issued through another vendor than the request names. */
 export class VendorMismatch extends DomainError {
   override name = 'VendorMismatch';
-  constructor(assignmentId: string, certificateVendor: CertificateVendor, vendor: CertificateVendor) {
+  constructor(assignmentId: string, certificateVendor: string, vendor: string) {
     super('invalid', 'VENDOR_MISMATCH', `This assignment is issued through ${certificateVendor}, not ${vendor}.`, {
       assignmentId,
       certificateVendor,
@@ -86,7 +86,7 @@ export class NotCertified extends DomainError {
 /** The vendor refused the person, or the person cancelled in the provider app. */
 export class VendorRejected extends DomainError {
   override name = 'VendorRejected';
-  constructor(vendor: CertificateVendor, vendorCode: string | null) {
+  constructor(vendor: string, vendorCode: string | null) {
     super(
       'unprocessable',
       'VENDOR_REJECTED',
@@ -100,7 +100,7 @@ export class VendorRejected extends DomainError {
 export class VendorError extends DomainError {
   override name = 'VendorError';
   constructor(
-    vendor: CertificateVendor,
+    vendor: string,
     vendorCode: string | null,
     message = `${vendor} failed to answer properly. Try again later.`,
   ) {
@@ -111,7 +111,7 @@ export class VendorError extends DomainError {
 /** No vendor answer within VENDOR_TIMEOUT_MS. */
 export class VendorTimeout extends DomainError {
   override name = 'VendorTimeout';
-  constructor(vendor: CertificateVendor, timeoutMs: number) {
+  constructor(vendor: string, timeoutMs: number) {
     super('dependency-timeout', 'VENDOR_TIMEOUT', `${vendor} did not answer within ${timeoutMs} ms.`, {
       vendor,
       timeoutMs,

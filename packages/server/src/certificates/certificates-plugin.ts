@@ -1,26 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import type { CertificateVendor } from '@ferry/contracts';
-import type { VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
+import { assignmentSchemas, certificateRequestSchemas } from '@ferry/contracts';
+import type { VendorSimulator } from '@ferry/dev-tools';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { requireCertifiedUser } from '../auth/require-certified-user.js';
 import { requireOperator } from '../auth/require-operator.js';
 import { createUserTokenVerifier } from '../auth/user-token-verifier.js';
-import type { CertificateConfig } from '../config/certificate-config.js';
+import { type CertificateConfig, type ConfiguredVendor, vendorAccount } from '../config/certificate-config.js';
 import { developmentRoutes } from '../routes/dev/development-routes.js';
 import { operatorAssignmentsRoute } from '../routes/v2/operator/assignments.js';
 import { userAssignmentsRoute } from '../routes/v2/user/assignments.js';
-import { familyRelationsRoute } from '../routes/v2/user/certificate/family-relations.js';
+import { certificateRoutes } from '../routes/v2/user/certificate/certificate-routes.js';
 import type { CertificateRouteContext } from '../routes/v2/user/certificate/issue-route.js';
-import { residentAbstractRoute } from '../routes/v2/user/certificate/resident-abstract.js';
-import { residentCertificateRoute } from '../routes/v2/user/certificate/resident-certificate.js';
 import { DEFAULT_WEB_ROOT, webAppRoutes } from '../routes/web.js';
-import { VendorAClient } from '../vendors/vendor-a/client.js';
-import { VendorBClient } from '../vendors/vendor-b/client.js';
 import type { VendorClient, VendorTiming } from '../vendors/vendor-client.js';
 import { AssignmentService } from './assignment-service.js';
 import { CertificateRetention } from './certificate-retention.js';
-import { IssuanceService } from './issuance-service.js';
+import { IssuanceService, type IssuingVendor } from './issuance-service.js';
 import { KyselyAssignmentStore } from './kysely-assignment-store.js';
 import { KyselyAuthenticationStateStore } from './kysely-authentication-state-store.js';
 import { KyselyIssuanceStore } from './kysely-issuance-store.js';
@@ -29,8 +25,8 @@ export interface CertificateModule {
   issuance: IssuanceService;
   assignments: AssignmentService;
   retention: CertificateRetention;
-  /** The in-process simulators, when a vendor has no configured account (never in production). */
-  simulators: { VENDOR_A?: VendorASimulator; VENDOR_B?: VendorBSimulator };
+  /** The in-process simulators by vendor id, for the vendors with no configured account (never in production). */
+  simulators: Partial<Record<string, VendorSimulator>>;
   /** The AES key in use: configured, or generated for this process outside production. */
   aesKey: Buffer;
   /** The HS256 secret user tokens are verified with, when one is used (not with JWKS). */
@@ -54,11 +50,34 @@ export interface CertificatesPluginOptions {
 }
 
 /**
- * The certificate area, wired in one place: keys, user auth, the two vendor clients (and their
- * simulators outside production), services, the /v2 routes, the retention sweep, the development
- * sign-in the funnel uses, and the web funnel at `/` (last: it is a catch-all). Reads the database
- * and the object store the plugins before it provide; `app.certificates` is what start-up
- * announces (the keys and simulators in use).
+ * The client of one configured vendor: over its account, or over its simulator (started here, in
+ * this process, when it has none; never in production).
+ */
+async function connectVendor(
+  vendor: ConfiguredVendor,
+  context: { timing: VendorTiming; approvalDelayMs: number | 'never'; logger: Logger },
+): Promise<{ client: VendorClient; simulator?: VendorSimulator }> {
+  const { definition, connection } = vendor;
+  if (connection.mode === 'account') return { client: definition.createClient(connection.account, context.timing) };
+  const simulated = await definition.simulator();
+  const account = await simulated.account();
+  const simulator = simulated.create(account, {
+    ttlMs: vendor.authTtlSeconds * 1000,
+    approvalDelayMs: context.approvalDelayMs,
+    logger: context.logger,
+  });
+  const url = await simulator.listen();
+  // The simulator hands out the variables that point a server at it, read as a configured account is.
+  const client = definition.createClient(vendorAccount(definition, simulated.env(url, account)), context.timing);
+  return { client, simulator };
+}
+
+/**
+ * The certificate area, wired in one place: keys, user auth, a client per vendor of the registry
+ * (and their simulators outside production), services, the /v2 routes, the retention sweep, the
+ * development sign-in the funnel uses, and the web funnel at `/` (last: it is a catch-all). Reads
+ * the database and the object store the plugins before it provide; `app.certificates` is what
+ * start-up announces (the keys and simulators in use).
  */
 export const certificatesPlugin = fp<CertificatesPluginOptions>(
   async (app, options) => {
@@ -80,68 +99,44 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
 
     const simulators: CertificateModule['simulators'] = {};
     const { metrics } = app;
-    const timingOf =
-      (vendor: CertificateVendor): VendorTiming =>
-      (operation, seconds) =>
-        metrics.vendorRequest(vendor, operation, seconds);
-    const simulatorLogger = log as unknown as Logger;
-    let vendorA: VendorClient;
-    if (config.vendorA.mode === 'account') {
-      vendorA = new VendorAClient(config.vendorA.account, timingOf('VENDOR_A'));
-    } else {
-      // Loaded only here: a server with vendor accounts never loads the simulators.
-      const { generateVendorAAccount, VendorASimulator } = await import('@ferry/dev-tools');
-      const account = generateVendorAAccount();
-      const simulator = new VendorASimulator(account, {
-        ttlMs: config.authTtlSeconds.VENDOR_A * 1000,
+    const vendors = new Map<string, IssuingVendor>();
+    for (const vendor of config.vendors) {
+      const { definition } = vendor;
+      const { client, simulator } = await connectVendor(vendor, {
+        timing: (operation, seconds) => metrics.vendorRequest(definition.metricsLabel, operation, seconds),
         approvalDelayMs: config.simulatorApprovalDelayMs,
-        logger: simulatorLogger,
+        logger: log as unknown as Logger,
       });
-      const baseUrl = await simulator.listen();
-      simulators.VENDOR_A = simulator;
-      vendorA = new VendorAClient({ ...account, baseUrl }, timingOf('VENDOR_A'));
-    }
-    let vendorB: VendorClient;
-    if (config.vendorB.mode === 'account') {
-      vendorB = new VendorBClient(config.vendorB.account, timingOf('VENDOR_B'));
-    } else {
-      const { generateVendorBAccount, VendorBSimulator } = await import('@ferry/dev-tools');
-      const account = await generateVendorBAccount();
-      const simulator = new VendorBSimulator(account, {
-        ttlMs: config.authTtlSeconds.VENDOR_B * 1000,
-        approvalDelayMs: config.simulatorApprovalDelayMs,
-        logger: simulatorLogger,
+      if (simulator) {
+        simulators[definition.id] = simulator;
+        log.warn(
+          { vendor: definition.id, url: simulator.url },
+          'vendor simulator in use (no vendor account configured)',
+        );
+      }
+      vendors.set(definition.id, {
+        client,
+        secondCall: definition.secondCall,
+        metricsLabel: definition.metricsLabel,
+        disabledProviders: vendor.disabledProviders,
+        authTtlSeconds: vendor.authTtlSeconds,
       });
-      const baseUrl = await simulator.listen();
-      simulators.VENDOR_B = simulator;
-      vendorB = new VendorBClient(
-        {
-          baseUrl,
-          tokenUrl: `${baseUrl}/oauth/token`,
-          clientId: account.clientId,
-          clientSecret: account.clientSecret,
-          publicKey: account.publicKey,
-        },
-        timingOf('VENDOR_B'),
-      );
     }
-    for (const [vendor, simulator] of Object.entries(simulators) as Array<[CertificateVendor, VendorASimulator]>) {
-      log.warn({ vendor, url: simulator.url }, 'vendor simulator in use (no vendor account configured)');
-    }
+    // The API's schemas name the vendors this server has: its registry's.
+    const facts = config.vendors.map(({ definition }) => ({ id: definition.id, secondCall: definition.secondCall }));
+    const assignmentApi = assignmentSchemas(facts);
 
     const states = new KyselyAuthenticationStateStore(database);
     const issuances = new KyselyIssuanceStore(database);
     const assignments = new AssignmentService(new KyselyAssignmentStore(database), options.now);
     const issuance = new IssuanceService({
-      vendors: { VENDOR_A: vendorA, VENDOR_B: vendorB },
+      vendors,
       states,
       issuances,
       assignments,
       objects: objectStore,
       log,
       aesKey,
-      disabledProviders: config.disabledProviders,
-      authTtlSeconds: config.authTtlSeconds,
       vendorTimeoutMs: config.vendorTimeoutMs,
       duplicateWaitMs: config.duplicateWaitMs,
       urlTtlSeconds: config.urlTtlSeconds,
@@ -156,7 +151,7 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
     const context: CertificateRouteContext = {
       service: issuance,
       requireUser,
-      // Created once so the three endpoints share one store: a user has one budget across them.
+      // Created once so the certificate endpoints share one store: a user has one budget across them.
       // Keyed by the user the preceding onRequest hook authenticated.
       rateLimit: app.rateLimit({
         max: config.ratePerMinute,
@@ -165,10 +160,8 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
       }),
       bodyLimitBytes: config.bodyLimitBytes,
     };
-    residentCertificateRoute(app, context);
-    residentAbstractRoute(app, context);
-    familyRelationsRoute(app, context);
-    userAssignmentsRoute(app, { service: assignments, requireUser });
+    certificateRoutes(app, context, certificateRequestSchemas(facts));
+    userAssignmentsRoute(app, { service: assignments, requireUser, schemas: assignmentApi });
     // Outside production the release token doubles as operator token, so a fresh checkout can create
     // assignments; production mounts the endpoint only with its own OPERATOR_TOKEN.
     const operatorToken = config.operatorToken ?? (options.production ? undefined : options.releaseToken);
@@ -176,13 +169,14 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
       operatorAssignmentsRoute(app, {
         service: assignments,
         requireOperator: requireOperator(operatorToken, app.authFailures),
+        schemas: assignmentApi,
       });
 
     app.decorate('certificates', { issuance, assignments, retention, simulators, aesKey, jwtSecret });
     retention.start();
     app.addHook('onClose', async () => {
       retention.stop();
-      await Promise.all(Object.values(simulators).map((simulator) => simulator.close()));
+      await Promise.all(Object.values(simulators).map((simulator) => simulator?.close()));
     });
 
     developmentRoutes(app, {

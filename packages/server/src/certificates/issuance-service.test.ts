@@ -6,7 +6,7 @@ import type { VendorClient } from '../vendors/vendor-client.js';
 import type { AssignmentService } from './assignment-service.js';
 import type { AuthenticationStateStore } from './authentication-state-store.js';
 import { encryptIdentityPart } from './identity-crypto.js';
-import { IssuanceService, type IssueCommand } from './issuance-service.js';
+import { IssuanceService, type IssueCommand, type IssuingVendor } from './issuance-service.js';
 import type { Issuance, IssuanceStore } from './issuance-store.js';
 
 // What a failed issuance record leaves in the object store. The HTTP tests cover a record the
@@ -17,6 +17,15 @@ const aesKey = randomBytes(32);
 const STATE_ID = 'state-1';
 const RECORD_FAILURE = new Error('the connection dropped');
 
+/** The one vendor these rows issue through, as the service sees it. */
+const issuingThrough = (client: VendorClient): ReadonlyMap<string, IssuingVendor> =>
+  new Map([
+    [
+      'VENDOR_A',
+      { client, secondCall: 'stepData', metricsLabel: 'VENDOR_A', disabledProviders: [], authTtlSeconds: 300 },
+    ],
+  ]);
+
 const command: IssueCommand = {
   userId: 'user-1',
   document: 'resident-certificate',
@@ -24,7 +33,7 @@ const command: IssueCommand = {
   provider: 'provider_a',
   front: '880415',
   encryptedBack: { value: encryptIdentityPart('1572936', aesKey), field: 'identityEnc' },
-  details: { document: 'resident-certificate', sido: '서울특별시', sigg: '강남구' },
+  details: { form: 'resident', sido: '서울특별시', sigg: '강남구' },
   stepData: 'step-data',
   twoWayInfo: null,
   assignmentId: null,
@@ -39,7 +48,7 @@ function serviceWith(lookup: Lookup) {
   const vendor: VendorClient = {
     vendor: 'VENDOR_A',
     providerCode: () => 'PASS',
-    startAuthentication: async () => ({ vendor: 'VENDOR_A', stepData: 'step-data' }),
+    startAuthentication: async () => ({ field: 'stepData', stepData: 'step-data' }),
     completeIssuance: async () => ({ pdf: Buffer.from('%PDF-1.4\n'), vendorReference: null }),
   };
   const states = {
@@ -71,15 +80,13 @@ function serviceWith(lookup: Lookup) {
     error: (...args: unknown[]) => errors.push(args),
   } as unknown as FastifyBaseLogger;
   const service = new IssuanceService({
-    vendors: { VENDOR_A: vendor, VENDOR_B: vendor },
+    vendors: issuingThrough(vendor),
     states,
     issuances,
     assignments: {} as AssignmentService,
     objects: store,
     log,
     aesKey,
-    disabledProviders: { VENDOR_A: [], VENDOR_B: [] },
-    authTtlSeconds: { VENDOR_A: 300, VENDOR_B: 270 },
     vendorTimeoutMs: 1000,
     urlTtlSeconds: 600,
     retentionDays: 7,
@@ -123,7 +130,7 @@ describe('a duplicate second call in this process', () => {
     const vendor: VendorClient = {
       vendor: 'VENDOR_A',
       providerCode: () => 'PASS',
-      startAuthentication: async () => ({ vendor: 'VENDOR_A', stepData: 'step-data' }),
+      startAuthentication: async () => ({ field: 'stepData', stepData: 'step-data' }),
       completeIssuance: async () => {
         await vendorAnswered;
         return { pdf: Buffer.from('%PDF-1.4\n'), vendorReference: null };
@@ -149,7 +156,7 @@ describe('a duplicate second call in this process', () => {
       release: async () => {},
     } as unknown as AuthenticationStateStore;
     const service = new IssuanceService({
-      vendors: { VENDOR_A: vendor, VENDOR_B: vendor },
+      vendors: issuingThrough(vendor),
       states,
       issuances: { record: async () => {} } as unknown as IssuanceStore,
       assignments: {} as AssignmentService,
@@ -159,8 +166,6 @@ describe('a duplicate second call in this process', () => {
       } as unknown as ObjectStore,
       log: { info: () => {}, warn: () => {}, error: () => {} } as unknown as FastifyBaseLogger,
       aesKey,
-      disabledProviders: { VENDOR_A: [], VENDOR_B: [] },
-      authTtlSeconds: { VENDOR_A: 300, VENDOR_B: 270 },
       vendorTimeoutMs: 30_000,
       duplicateWaitMs: 50,
       urlTtlSeconds: 600,

@@ -4,8 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   CertificateDocument,
   CertificateResponse,
-  CertificateVendor,
   ProviderCode,
+  SecondCallField,
   TwoWayInfo,
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -34,21 +34,17 @@ import { hashVendorState } from './vendor-state-hash.js';
 export interface IssueCommand {
   userId: string;
   document: CertificateDocument;
-  vendor: CertificateVendor;
+  /** A vendor of the server's registry (the request schema allows no other). */
+  vendor: string;
   provider: ProviderCode;
   /** Plain front part (birthDate / rrn1). */
   front: string;
   /** The client's Base64(IV + AES-256-CBC) of the back part, and the request field it came in. */
   encryptedBack: { value: string; field: 'identityEnc' | 'rrn2Enc' };
+  /** What the document's form asks for besides the person (contracts' CertificateForm). */
   details:
-    | { document: 'resident-certificate' | 'resident-abstract'; sido: string; sigg: string }
-    | {
-        document: 'family-relations';
-        father: string | null;
-        mother: string | null;
-        spouse: string | null;
-        child: string | null;
-      };
+    | { form: 'resident'; sido: string; sigg: string }
+    | { form: 'family'; father: string | null; mother: string | null; spouse: string | null; child: string | null };
   stepData: string | null;
   twoWayInfo: TwoWayInfo | null;
   assignmentId: string | null;
@@ -60,16 +56,28 @@ export interface RequestStopwatch {
   storageMs: number;
 }
 
+/** A vendor as the service issues through it: its client and its definition's and configuration's settings. */
+export interface IssuingVendor {
+  client: VendorClient;
+  /** The request field its authentication state travels in (its definition's). */
+  secondCall: SecondCallField;
+  /** Its metrics label (its definition's). */
+  metricsLabel: string;
+  /** Providers switched off for it; they answer UNSUPPORTED_PROVIDER before any vendor call. */
+  disabledProviders: readonly ProviderCode[];
+  /** Lifetime of an authentication state, as the vendor keeps it. */
+  authTtlSeconds: number;
+}
+
 export interface IssuanceServiceDeps {
-  vendors: Record<CertificateVendor, VendorClient>;
+  /** The registry's vendors, by id. */
+  vendors: ReadonlyMap<string, IssuingVendor>;
   states: AuthenticationStateStore;
   issuances: IssuanceStore;
   assignments: AssignmentService;
   objects: ObjectStore;
   log: FastifyBaseLogger;
   aesKey: Buffer;
-  disabledProviders: Record<CertificateVendor, readonly ProviderCode[]>;
-  authTtlSeconds: Record<CertificateVendor, number>;
   vendorTimeoutMs: number;
   urlTtlSeconds: number;
   retentionDays: number;
@@ -131,37 +139,46 @@ export class IssuanceService {
     stopwatch: RequestStopwatch = { vendorMs: 0, storageMs: 0 },
   ): Promise<CertificateResponse> {
     const metrics = this.deps.metrics;
-    if (!metrics) return this.issueOnce(command, stopwatch);
+    const vendor = this.vendorOf(command);
+    if (!metrics) return this.issueOnce(command, vendor, stopwatch);
     try {
-      const result = await this.issueOnce(command, stopwatch);
-      metrics.certificateFlow(command.document, command.vendor, certificateFlowSucceeded(this.stepOf(command)));
+      const result = await this.issueOnce(command, vendor, stopwatch);
+      const step = this.stateOf(command, vendor) ? 'complete' : 'start';
+      metrics.certificateFlow(command.document, vendor.metricsLabel, certificateFlowSucceeded(step));
       return result;
     } catch (error) {
-      metrics.certificateFlow(command.document, command.vendor, certificateFlowFailed(error));
+      metrics.certificateFlow(command.document, vendor.metricsLabel, certificateFlowFailed(error));
       throw error;
     }
   }
 
-  private stepOf(command: IssueCommand): 'start' | 'complete' {
-    return this.stateOf(command) ? 'complete' : 'start';
+  /** The command's vendor; the request schema is built from the same registry, so it is always one. */
+  private vendorOf(command: IssueCommand): IssuingVendor {
+    const vendor = this.deps.vendors.get(command.vendor);
+    if (!vendor) throw new InvalidInput([{ path: 'body.vendor', message: 'is not a vendor of this server' }]);
+    return vendor;
   }
 
-  private async issueOnce(command: IssueCommand, stopwatch: RequestStopwatch): Promise<CertificateResponse> {
-    const client = this.deps.vendors[command.vendor];
+  private async issueOnce(
+    command: IssueCommand,
+    vendor: IssuingVendor,
+    stopwatch: RequestStopwatch,
+  ): Promise<CertificateResponse> {
+    const { client } = vendor;
     const request = this.vendorRequest(command);
     const support = decideProviderSupport({
       provider: command.provider,
       vendorCode: client.providerCode(command.provider),
-      disabled: this.deps.disabledProviders[command.vendor],
+      disabled: vendor.disabledProviders,
     });
     if (!support.supported) throw new UnsupportedProvider(command.vendor, command.provider);
     if (command.assignmentId) {
       await this.deps.assignments.checkForIssuance(command.assignmentId, command.userId, command.vendor);
     }
-    const state = this.stateOf(command);
+    const state = this.stateOf(command, vendor);
     return state
       ? this.complete(command, client, request, state, stopwatch)
-      : this.start(command, client, request, stopwatch);
+      : this.start(command, vendor, request, stopwatch);
   }
 
   private vendorRequest(command: IssueCommand): VendorIssuanceRequest {
@@ -178,31 +195,20 @@ export class IssuanceService {
       ]);
     }
     const identity = { front: command.front, back };
-    const details = command.details;
-    if (details.document === 'family-relations') {
+    const { document, provider, details } = command;
+    if (details.form === 'family') {
       const { father, mother, spouse, child } = details;
-      return {
-        document: details.document,
-        provider: command.provider,
-        identity,
-        family: { father, mother, spouse, child },
-      };
+      return { document, form: 'family', provider, identity, family: { father, mother, spouse, child } };
     }
-    return {
-      document: details.document,
-      provider: command.provider,
-      identity,
-      address: { sido: details.sido, sigg: details.sigg },
-    };
+    return { document, form: 'resident', provider, identity, address: { sido: details.sido, sigg: details.sigg } };
   }
 
-  private stateOf(command: IssueCommand): VendorAuthState | undefined {
-    if (command.vendor === 'VENDOR_A' && command.stepData != null)
-      return { vendor: 'VENDOR_A', stepData: command.stepData };
-    if (command.vendor === 'VENDOR_B' && command.twoWayInfo != null) {
-      return { vendor: 'VENDOR_B', twoWayInfo: command.twoWayInfo };
+  /** The state a second call brings back, in the vendor's second-call field; undefined on a first call. */
+  private stateOf(command: IssueCommand, vendor: IssuingVendor): VendorAuthState | undefined {
+    if (vendor.secondCall === 'stepData') {
+      return command.stepData != null ? { field: 'stepData', stepData: command.stepData } : undefined;
     }
-    return undefined;
+    return command.twoWayInfo != null ? { field: 'twoWayInfo', twoWayInfo: command.twoWayInfo } : undefined;
   }
 
   /** Runs one vendor operation under the vendor timeout and books its duration. */
@@ -229,17 +235,17 @@ export class IssuanceService {
 
   private async start(
     command: IssueCommand,
-    client: VendorClient,
+    vendor: IssuingVendor,
     request: VendorIssuanceRequest,
     stopwatch: RequestStopwatch,
   ): Promise<CertificateResponse> {
     const state = await this.atVendor(command, 'start', stopwatch, (signal) =>
-      client.startAuthentication(request, { signal }),
+      vendor.client.startAuthentication(request, { signal }),
     );
     const now = this.now().getTime();
     await this.deps.states.record({
       id: randomUUID(),
-      stateHash: hashVendorState(state),
+      stateHash: hashVendorState(command.vendor, state),
       userId: command.userId,
       vendor: command.vendor,
       document: command.document,
@@ -247,11 +253,11 @@ export class IssuanceService {
       assignmentId: command.assignmentId,
       status: 'pending',
       leaseUntil: null,
-      expiresAt: now + this.deps.authTtlSeconds[command.vendor] * 1000,
+      expiresAt: now + vendor.authTtlSeconds * 1000,
       createdAt: now,
     });
     this.deps.log.info({ vendor: command.vendor, document: command.document }, 'simple authentication started');
-    return state.vendor === 'VENDOR_A'
+    return state.field === 'stepData'
       ? { preSignedUrl: null, stepData: state.stepData, twoWayInfo: null }
       : { preSignedUrl: null, stepData: null, twoWayInfo: state.twoWayInfo };
   }
@@ -271,7 +277,7 @@ export class IssuanceService {
       assignmentId: command.assignmentId,
       now: this.now().getTime(),
     };
-    const stateHash = hashVendorState(vendorState);
+    const stateHash = hashVendorState(command.vendor, vendorState);
     const deadline = performance.now() + this.duplicateWaitMs;
     // A duplicate of a second call this process is completing right now answers with its result.
     const joined = this.joinInFlight(stateHash, call, deadline);

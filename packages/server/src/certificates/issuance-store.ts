@@ -1,4 +1,4 @@
-import type { CertificateDocument, CertificateVendor } from '@ferry/contracts';
+import type { CertificateDocument } from '@ferry/contracts';
 
 /** One issued certificate PDF: who, what, through which vendor, where it is stored, until when. */
 export interface Issuance {
@@ -6,7 +6,7 @@ export interface Issuance {
   authenticationStateId: string;
   userId: string;
   assignmentId: string | null;
-  vendor: CertificateVendor;
+  vendor: string;
   document: CertificateDocument;
   objectKey: string;
   byteSize: number;

@@ -1,4 +1,3 @@
-import type { CertificateVendor } from '@ferry/contracts';
 import type { Database } from '../storage/database.js';
 import type { AssignmentRecord, AssignmentStore } from './assignment-store.js';
 
@@ -24,7 +23,7 @@ export class KyselyAssignmentStore implements AssignmentStore {
       row && {
         id: row.id,
         userId: row.user_id,
-        certificateVendor: row.certificate_vendor as CertificateVendor,
+        certificateVendor: row.certificate_vendor,
         title: row.title,
         createdAt: new Date(Number(row.created_at)),
       }

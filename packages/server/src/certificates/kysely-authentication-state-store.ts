@@ -1,4 +1,4 @@
-import type { CertificateDocument, CertificateVendor, ProviderCode } from '@ferry/contracts';
+import type { CertificateDocument, ProviderCode } from '@ferry/contracts';
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database } from '../storage/database.js';
 import type { CertificateAuthenticationStatesTable, DatabaseSchema } from '../storage/schema.js';
@@ -8,7 +8,7 @@ const toState = (row: Selectable<CertificateAuthenticationStatesTable>): Authent
   id: row.id,
   stateHash: row.state_hash,
   userId: row.user_id,
-  vendor: row.vendor as CertificateVendor,
+  vendor: row.vendor,
   document: row.document as CertificateDocument,
   provider: row.provider as ProviderCode,
   assignmentId: row.assignment_id,

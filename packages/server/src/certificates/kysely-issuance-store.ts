@@ -1,4 +1,4 @@
-import type { CertificateDocument, CertificateVendor } from '@ferry/contracts';
+import type { CertificateDocument } from '@ferry/contracts';
 import type { Selectable } from 'kysely';
 import type { Database } from '../storage/database.js';
 import type { CertificateIssuancesTable } from '../storage/schema.js';
@@ -9,7 +9,7 @@ const toIssuance = (row: Selectable<CertificateIssuancesTable>): Issuance => ({
   authenticationStateId: row.authentication_state_id,
   userId: row.user_id,
   assignmentId: row.assignment_id,
-  vendor: row.vendor as CertificateVendor,
+  vendor: row.vendor,
   document: row.document as CertificateDocument,
   objectKey: row.object_key,
   byteSize: Number(row.byte_size),

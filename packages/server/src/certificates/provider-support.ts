@@ -1,4 +1,4 @@
-import type { CertificateVendor, ProviderCode } from '@ferry/contracts';
+import type { ProviderCode } from '@ferry/contracts';
 
 export type ProviderSupport =
   | { supported: true; vendorCode: string }
@@ -19,5 +19,5 @@ export function decideProviderSupport(input: {
   return { supported: true, vendorCode: input.vendorCode };
 }
 
-export const unsupportedProviderMessage = (vendor: CertificateVendor, provider: ProviderCode): string =>
+export const unsupportedProviderMessage = (vendor: string, provider: ProviderCode): string =>
   `${vendor} does not support the simple-authentication provider ${provider}; choose another provider.`;

@@ -1,4 +1,3 @@
-import type { CertificateVendor } from '@ferry/contracts';
 import type { DomainError } from '../errors/domain-error.js';
 import type { VendorFailure } from '../vendors/vendor-client.js';
 import {
@@ -16,7 +15,7 @@ import {
  */
 export function errorForVendorFailure(
   failure: VendorFailure,
-  context: { vendor: CertificateVendor; step: 'start' | 'complete'; timeoutMs: number },
+  context: { vendor: string; step: 'start' | 'complete'; timeoutMs: number },
 ): DomainError {
   const { vendor } = context;
   const kind =

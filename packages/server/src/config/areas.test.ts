@@ -96,7 +96,7 @@ describe('configuration per area', () => {
     expect(config.areas).toEqual({ ota: false, certificates: true });
     expect(config.updates).toBeUndefined();
     expect(config.releaseToken).toBeUndefined();
-    expect(config.certificates?.vendorA.mode).toBe('account');
+    expect(config.certificates?.vendors.map((vendor) => vendor.connection.mode)).toEqual(['account', 'account']);
     const ignored = loadConfig({
       ...CERTIFICATE_PRODUCTION,
       FERRY_AREAS: 'certificates',

@@ -1,27 +1,21 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
-import { type CertificateVendor, PROVIDER_CODES, type ProviderCode } from '@ferry/contracts';
+import { PROVIDER_CODES, type ProviderCode } from '@ferry/contracts';
 import { z } from 'zod';
+import { BUILT_IN_VENDORS } from '../vendors/built-in-vendors.js';
+import type { VendorDefinition } from '../vendors/vendor-definition.js';
+import type { VendorRegistry } from '../vendors/vendor-registry.js';
 import { ConfigError, type Env } from './env.js';
+import { httpUrl, intFrom, secret } from './variable-schemas.js';
 
-export interface VendorAAccount {
-  baseUrl: string;
-  userId: string;
-  hkey: string;
-  /** The 16-byte AES-128 key the vendor issued for its `...Enc` fields. */
-  ekey: Buffer;
+/** One vendor as configured: its definition, its account or simulator, and the settings every vendor has. */
+export interface ConfiguredVendor {
+  definition: VendorDefinition;
+  /** `simulator`: no account configured, so its simulator stands in (never in production). */
+  connection: { mode: 'account'; account: unknown } | { mode: 'simulator' };
+  /** Providers switched off (`<id>_DISABLED_PROVIDERS`); they answer UNSUPPORTED_PROVIDER before any vendor call. */
+  disabledProviders: ProviderCode[];
+  /** Lifetime of an authentication state, as the vendor keeps it (`<id>_AUTH_TTL_SECONDS`). */
+  authTtlSeconds: number;
 }
-
-export interface VendorBAccount {
-  baseUrl: string;
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  /** The account's RSA public key; identity numbers are encrypted with it. */
-  publicKey: KeyObject;
-}
-
-/** `simulator`: no account configured, so the built-in simulator stands in (never in production). */
-export type VendorSetting<T> = { mode: 'account'; account: T } | { mode: 'simulator' };
 
 export interface CertificateConfig {
   /** The clients' shared AES-256 key. Undefined only in development before defaults are applied. */
@@ -33,12 +27,8 @@ export interface CertificateConfig {
     audience?: string;
     certifiedClaim: string;
   };
-  vendorA: VendorSetting<VendorAAccount>;
-  vendorB: VendorSetting<VendorBAccount>;
-  /** Providers switched off per vendor; they answer UNSUPPORTED_PROVIDER before any vendor call. */
-  disabledProviders: Record<CertificateVendor, ProviderCode[]>;
-  /** Lifetime of an authentication state, as the vendor keeps it. */
-  authTtlSeconds: Record<CertificateVendor, number>;
+  /** The registry's vendors, in its order. */
+  vendors: ConfiguredVendor[];
   vendorTimeoutMs: number;
   /** How long a duplicate of a second call in flight waits for it (default: the vendor timeout). */
   duplicateWaitMs: number;
@@ -50,13 +40,6 @@ export interface CertificateConfig {
   /** Bearer token of the operator endpoints (assignments). Unset in production: they are not mounted. */
   operatorToken: string | undefined;
 }
-
-const intFrom = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a whole number`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
 
 const providerList = (name: string) =>
   z
@@ -72,10 +55,6 @@ const providerList = (name: string) =>
       `${name} must be a comma-separated list of ${PROVIDER_CODES.join(', ')}`,
     )
     .transform((codes) => codes as ProviderCode[]);
-
-const secret = (name: string, min: number) => z.string().min(min, `${name} must be at least ${min} characters`);
-const httpUrl = (name: string) =>
-  z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` }).transform((u) => u.replace(/\/+$/, ''));
 
 const CertificateEnv = z.object({
   CERT_AES_KEY: z
@@ -94,22 +73,6 @@ const CertificateEnv = z.object({
     // Namespaced claims (https://example.com/certified) are common with hosted identity providers.
     .regex(/^[\x21-\x7e]{1,200}$/, 'AUTH_CERTIFIED_CLAIM must be a claim name without spaces')
     .optional(),
-  VENDOR_A_URL: httpUrl('VENDOR_A_URL').optional(),
-  VENDOR_A_USER_ID: z.string().min(1).max(64).optional(),
-  VENDOR_A_HKEY: secret('VENDOR_A_HKEY', 8).optional(),
-  VENDOR_A_EKEY: z
-    .string()
-    .refine((value) => Buffer.byteLength(value, 'utf8') === 16, 'VENDOR_A_EKEY must be exactly 16 bytes')
-    .optional(),
-  VENDOR_A_DISABLED_PROVIDERS: providerList('VENDOR_A_DISABLED_PROVIDERS').optional(),
-  VENDOR_A_AUTH_TTL_SECONDS: intFrom('VENDOR_A_AUTH_TTL_SECONDS', 10, 3600).optional(),
-  VENDOR_B_URL: httpUrl('VENDOR_B_URL').optional(),
-  VENDOR_B_TOKEN_URL: httpUrl('VENDOR_B_TOKEN_URL').optional(),
-  VENDOR_B_CLIENT_ID: z.string().min(1).max(255).optional(),
-  VENDOR_B_CLIENT_SECRET: secret('VENDOR_B_CLIENT_SECRET', 8).optional(),
-  VENDOR_B_PUBLIC_KEY: z.string().min(1).optional(),
-  VENDOR_B_DISABLED_PROVIDERS: providerList('VENDOR_B_DISABLED_PROVIDERS').optional(),
-  VENDOR_B_AUTH_TTL_SECONDS: intFrom('VENDOR_B_AUTH_TTL_SECONDS', 10, 3600).optional(),
   VENDOR_TIMEOUT_MS: intFrom('VENDOR_TIMEOUT_MS', 50, 600_000).optional(),
   CERT_DUPLICATE_WAIT_MS: intFrom('CERT_DUPLICATE_WAIT_MS', 0, 600_000).optional(),
   VENDOR_SIM_APPROVAL_DELAY_MS: z
@@ -121,29 +84,48 @@ const CertificateEnv = z.object({
   CERT_RETENTION_DAYS: intFrom('CERT_RETENTION_DAYS', 1, 3650).optional(),
   OPERATOR_TOKEN: secret('OPERATOR_TOKEN', 16).optional(),
 });
-type CertificateEnv = z.infer<typeof CertificateEnv>;
 
-/** Accepts the vendor's Base64 SPKI (how it is issued) or a PEM block. */
-function parseRsaPublicKey(value: string): KeyObject {
-  try {
-    const key = value.includes('-----BEGIN')
-      ? createPublicKey(value)
-      : createPublicKey({ key: Buffer.from(value.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
-    if (key.asymmetricKeyType !== 'rsa') throw new Error('not RSA');
-    return key;
-  } catch {
-    throw new ConfigError('Invalid VENDOR_B_PUBLIC_KEY: must be an RSA public key (Base64 SPKI or PEM)');
-  }
+/** The variables every vendor has, named after its id. */
+const settingsOf = (id: string) => ({
+  disabledProviders: `${id}_DISABLED_PROVIDERS`,
+  authTtlSeconds: `${id}_AUTH_TTL_SECONDS`,
+});
+
+const vendorVariables = (definition: VendorDefinition): z.ZodRawShape => {
+  const names = settingsOf(definition.id);
+  return {
+    ...definition.config.variables,
+    [names.disabledProviders]: providerList(names.disabledProviders).optional(),
+    [names.authTtlSeconds]: intFrom(names.authTtlSeconds, 10, 3600).optional(),
+  };
+};
+
+const firstProblem = (error: z.ZodError): ConfigError => {
+  const first = error.issues[0];
+  const variable = String(first?.path[0] ?? 'environment');
+  return new ConfigError(`Invalid ${variable}: ${first?.message ?? 'invalid value'}`);
+};
+
+/**
+ * A vendor's account from variables that set all of it: how a simulator standing in for the vendor
+ * is connected (its definition in @ferry/dev-tools says which variables point a server at it).
+ */
+export function vendorAccount(definition: VendorDefinition, env: Env): unknown {
+  const parsed = z.object(definition.config.variables).safeParse(env);
+  if (!parsed.success) throw firstProblem(parsed.error);
+  const missing = definition.config.required.find((name) => parsed.data[name] === undefined);
+  if (missing) throw new ConfigError(`${missing} is required`);
+  return definition.config.account(parsed.data);
 }
 
 /** Either every variable of an account is set, or none (then the simulator stands in outside production). */
-function vendorSetting<T>(
-  env: CertificateEnv,
+function connectionOf(
+  definition: VendorDefinition,
+  values: Readonly<Record<string, unknown>>,
   production: boolean,
-  required: Array<keyof CertificateEnv>,
-  build: () => T,
-): VendorSetting<T> {
-  const present = required.filter((name) => env[name] !== undefined);
+): ConfiguredVendor['connection'] {
+  const required = definition.config.required;
+  const present = required.filter((name) => values[name] !== undefined);
   if (present.length === 0) {
     if (production) {
       throw new ConfigError(
@@ -152,18 +134,22 @@ function vendorSetting<T>(
     }
     return { mode: 'simulator' };
   }
-  const missing = required.find((name) => env[name] === undefined);
+  const missing = required.find((name) => values[name] === undefined);
   if (missing) throw new ConfigError(`${missing} is required because ${present[0]} is set`);
-  return { mode: 'account', account: build() };
+  return { mode: 'account', account: definition.config.account(values) };
 }
 
-export function loadCertificateConfig(env: Env, production: boolean): CertificateConfig {
+/** The certificate area's variables, with those of every vendor of the registry (the built-in ones by default). */
+export function loadCertificateConfig(
+  env: Env,
+  production: boolean,
+  registry: VendorRegistry = BUILT_IN_VENDORS,
+): CertificateConfig {
   const parsed = CertificateEnv.safeParse(env);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    const variable = String(first?.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid ${variable}: ${first?.message ?? 'invalid value'}`);
-  }
+  if (!parsed.success) throw firstProblem(parsed.error);
+  const vendorShape: z.ZodRawShape = Object.assign({}, ...registry.definitions.map(vendorVariables));
+  const vendorValues = z.object(vendorShape).safeParse(env);
+  if (!vendorValues.success) throw firstProblem(vendorValues.error);
   const e = parsed.data;
   if (production && !e.CERT_AES_KEY) {
     throw new ConfigError('CERT_AES_KEY is required when NODE_ENV=production (Base64 of the 32-byte AES key)');
@@ -174,29 +160,16 @@ export function loadCertificateConfig(env: Env, production: boolean): Certificat
   if (production && !e.AUTH_JWT_SECRET && !e.AUTH_JWKS_URL) {
     throw new ConfigError('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production');
   }
-  const vendorA = vendorSetting<VendorAAccount>(
-    e,
-    production,
-    ['VENDOR_A_URL', 'VENDOR_A_USER_ID', 'VENDOR_A_HKEY', 'VENDOR_A_EKEY'],
-    () => ({
-      baseUrl: e.VENDOR_A_URL!,
-      userId: e.VENDOR_A_USER_ID!,
-      hkey: e.VENDOR_A_HKEY!,
-      ekey: Buffer.from(e.VENDOR_A_EKEY!, 'utf8'),
-    }),
-  );
-  const vendorB = vendorSetting<VendorBAccount>(
-    e,
-    production,
-    ['VENDOR_B_URL', 'VENDOR_B_CLIENT_ID', 'VENDOR_B_CLIENT_SECRET', 'VENDOR_B_PUBLIC_KEY'],
-    () => ({
-      baseUrl: e.VENDOR_B_URL!,
-      tokenUrl: e.VENDOR_B_TOKEN_URL ?? `${e.VENDOR_B_URL}/oauth/token`,
-      clientId: e.VENDOR_B_CLIENT_ID!,
-      clientSecret: e.VENDOR_B_CLIENT_SECRET!,
-      publicKey: parseRsaPublicKey(e.VENDOR_B_PUBLIC_KEY!),
-    }),
-  );
+  const values: Readonly<Record<string, unknown>> = vendorValues.data;
+  const vendors = registry.definitions.map((definition): ConfiguredVendor => {
+    const names = settingsOf(definition.id);
+    return {
+      definition,
+      connection: connectionOf(definition, values, production),
+      disabledProviders: (values[names.disabledProviders] as ProviderCode[] | undefined) ?? [],
+      authTtlSeconds: (values[names.authTtlSeconds] as number | undefined) ?? definition.config.defaultAuthTtlSeconds,
+    };
+  });
   return {
     aesKey: e.CERT_AES_KEY ? Buffer.from(e.CERT_AES_KEY, 'base64') : undefined,
     auth: {
@@ -206,16 +179,7 @@ export function loadCertificateConfig(env: Env, production: boolean): Certificat
       audience: e.AUTH_JWT_AUDIENCE,
       certifiedClaim: e.AUTH_CERTIFIED_CLAIM ?? 'certified',
     },
-    vendorA,
-    vendorB,
-    disabledProviders: {
-      VENDOR_A: e.VENDOR_A_DISABLED_PROVIDERS ?? [],
-      VENDOR_B: e.VENDOR_B_DISABLED_PROVIDERS ?? [],
-    },
-    authTtlSeconds: {
-      VENDOR_A: e.VENDOR_A_AUTH_TTL_SECONDS ?? 300,
-      VENDOR_B: e.VENDOR_B_AUTH_TTL_SECONDS ?? 270,
-    },
+    vendors,
     vendorTimeoutMs: e.VENDOR_TIMEOUT_MS ?? 30_000,
     duplicateWaitMs: e.CERT_DUPLICATE_WAIT_MS ?? e.VENDOR_TIMEOUT_MS ?? 30_000,
     simulatorApprovalDelayMs: e.VENDOR_SIM_APPROVAL_DELAY_MS ?? 3000,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { VendorRegistry } from '../vendors/vendor-registry.js';
 import { type Areas, parseAreas } from './areas.js';
 import { type CertificateConfig, loadCertificateConfig } from './certificate-config.js';
 import { type ConsoleOidcConfig, loadConsoleOidcConfig } from './console-oidc-config.js';
@@ -125,7 +126,12 @@ export interface Config {
 /** Empty strings count as unset: CI systems often export VAR= for "not configured". */
 const withoutEmpty = (env: Env): Env => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
 
-export function loadConfig(rawEnv: Env = process.env): Config {
+export interface LoadConfigOptions {
+  /** The vendors certificates are issued through (vendors/vendor-registry.ts); default: the built-in ones. */
+  vendors?: VendorRegistry;
+}
+
+export function loadConfig(rawEnv: Env = process.env, options: LoadConfigOptions = {}): Config {
   const setEnv = withoutEmpty(rawEnv);
   const areas = parseAreas(setEnv.FERRY_AREAS);
   // An area that is off has its variables left unread, so they can neither be required nor fail.
@@ -171,7 +177,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: DEFAULT_RATE_LIMIT_KEY_PREFIX } : undefined,
     },
     http: loadHttpConfig(setEnv),
-    certificates: areas.certificates ? loadCertificateConfig(setEnv, production) : undefined,
+    certificates: areas.certificates ? loadCertificateConfig(setEnv, production, options.vendors) : undefined,
     objects: loadObjectsConfig(setEnv, { production, dataDir }),
     updates: areas.ota ? loadUpdatesConfig(setEnv, production) : undefined,
     metrics: loadMetricsConfig(setEnv, port),

@@ -1,4 +1,10 @@
+import {
+  CERTIFICATE_DOCUMENTS,
+  CHANNELS as PROTOCOL_CHANNELS,
+  PLATFORMS as PROTOCOL_PLATFORMS,
+} from '@ferry/contracts';
 import type { Registry } from 'prom-client';
+import { BUILT_IN_VENDORS } from '../vendors/built-in-vendors.js';
 import type { VendorOperation } from '../vendors/vendor-client.js';
 import { type CounterCell, CounterFamily, type HistogramCell, HistogramFamily } from './cells.js';
 import type { BreakerPhase, DatabaseSource } from './prometheus-registry.js';
@@ -38,12 +44,10 @@ export const MANIFEST_OUTCOMES: readonly ManifestOutcome[] = [
   'refused',
   'error',
 ];
-/** Label values of devices: what the protocol defines, everything else counted as `other`. */
-export const PLATFORMS = ['ios', 'android', 'other'] as const;
-export const CHANNELS = ['development', 'production', 'other'] as const;
+/** Label values of devices: what the protocol defines (contracts), everything else counted as `other`. */
+export const PLATFORMS = [...PROTOCOL_PLATFORMS, 'other'] as const;
+export const CHANNELS = [...PROTOCOL_CHANNELS, 'other'] as const;
 export const ASSET_ENCODINGS = ['br', 'gzip', 'identity', 'other'] as const;
-const DOCUMENTS = ['resident-certificate', 'resident-abstract', 'family-relations'] as const;
-const VENDORS = ['VENDOR_A', 'VENDOR_B'] as const;
 
 /** Manifest answers take tens to hundreds of microseconds when cached, milliseconds on a database read. */
 export const MANIFEST_DURATION_BUCKETS = [
@@ -57,8 +61,16 @@ const MANIFEST_OUTCOME_INDEX: Readonly<Record<string, number>> = Object.fromEntr
 );
 /** An outcome outside the type (a caller's bug) counts as an error rather than throwing on the hot path. */
 const ERROR_OUTCOME_INDEX = MANIFEST_OUTCOMES.indexOf('error');
-const platformIndex = (platform: string): number => (platform === 'ios' ? 0 : platform === 'android' ? 1 : 2);
-const channelIndex = (channel: string): number => (channel === 'production' ? 1 : channel === 'development' ? 0 : 2);
+/** Index of a label value in its list; anything unknown is the last, `other`. */
+const indexer = (values: readonly string[]) => {
+  const indexes = new Map(values.map((value, index) => [value, index]));
+  const other = values.length - 1;
+  return (value: string): number => indexes.get(value) ?? other;
+};
+const platformIndex = indexer(PLATFORMS);
+const channelIndex = indexer(CHANNELS);
+/** Manifest cells are laid out outcome × platform × channel. */
+const TRACK_CELLS = PLATFORMS.length * CHANNELS.length;
 /** The label value of a bounded label: itself when known, `other` otherwise. */
 const bounded = (known: readonly string[], value: string): string => (known.includes(value) ? value : 'other');
 
@@ -74,6 +86,8 @@ export interface FerryMetricsOptions {
    * They are collected once per process, whatever the number of FerryMetrics. Default: true.
    */
   processMetrics?: boolean;
+  /** The vendors' metrics labels (their definitions'); others count as `other`. Default: the built-in vendors'. */
+  vendorLabels?: readonly string[];
 }
 
 /**
@@ -111,6 +125,7 @@ export class FerryMetrics {
   private readonly counters: Array<CounterFamily<string>> = [];
   private readonly histograms: Array<HistogramFamily<string>> = [];
   private readonly processMetrics: boolean;
+  private readonly vendorLabels: readonly string[];
   private database: DatabaseSource | undefined;
   private breakerPhase: () => BreakerPhase | undefined = () => undefined;
   private registry: Promise<Registry> | undefined;
@@ -118,6 +133,7 @@ export class FerryMetrics {
   constructor(options: FerryMetricsOptions = {}) {
     const areas = options.areas ?? { ota: true, certificates: true };
     this.processMetrics = options.processMetrics ?? true;
+    this.vendorLabels = options.vendorLabels ?? BUILT_IN_VENDORS.metricsLabels;
     // Metrics of an area that is off are counted into nothing anyone reads, never exported.
     const counter = <L extends string>(name: string, help: string, labels: readonly L[], exported = true) => {
       const family = new CounterFamily<L>(name, help, labels, exported);
@@ -262,7 +278,10 @@ export class FerryMetrics {
   /** One manifest answer: its outcome, the device's platform and channel, and how long it took. */
   manifestAnswered(outcome: ManifestOutcome, platform: string, channel: string, seconds: number): void {
     const outcomeIndex = MANIFEST_OUTCOME_INDEX[outcome] ?? ERROR_OUTCOME_INDEX;
-    const cell = this.manifestCells[outcomeIndex * 9 + platformIndex(platform) * 3 + channelIndex(channel)];
+    const cell =
+      this.manifestCells[
+        outcomeIndex * TRACK_CELLS + platformIndex(platform) * CHANNELS.length + channelIndex(channel)
+      ];
     (cell as ManifestCell).value++;
     this.manifestDuration.observe(seconds);
   }
@@ -273,14 +292,17 @@ export class FerryMetrics {
    * made is a map lookup and an index, so a fleet on a new, unpublished build costs little.
    */
   manifestNoRelease(platform: string, channel: string, runtimeVersion: string): void {
-    const index = platformIndex(platform) * 3 + channelIndex(channel);
+    const index = platformIndex(platform) * CHANNELS.length + channelIndex(channel);
     const cell = this.noReleaseByVersion.get(runtimeVersion)?.[index] ?? this.noReleaseCell(runtimeVersion, index);
     cell.value++;
   }
 
   private noReleaseCell(runtimeVersion: string, index: number): NoReleaseCell {
     const label = runtimeVersionLabel(runtimeVersion, this.noReleaseSeries);
-    const labels = { platform: PLATFORMS[Math.floor(index / 3)]!, channel: CHANNELS[index % 3]! };
+    const labels = {
+      platform: PLATFORMS[Math.floor(index / CHANNELS.length)]!,
+      channel: CHANNELS[index % CHANNELS.length]!,
+    };
     if (label === OTHER_RUNTIME_VERSION) {
       this.noReleaseOther[index] ??= this.noRelease.cell({ ...labels, runtime_version: OTHER_RUNTIME_VERSION });
       return this.noReleaseOther[index];
@@ -288,7 +310,7 @@ export class FerryMetrics {
     const cell = this.noRelease.cell({ ...labels, runtime_version: label });
     let cells = this.noReleaseByVersion.get(runtimeVersion);
     if (!cells) {
-      cells = new Array(PLATFORMS.length * CHANNELS.length).fill(undefined);
+      cells = new Array(TRACK_CELLS).fill(undefined);
       this.noReleaseByVersion.set(runtimeVersion, cells);
     }
     cells[index] = cell;
@@ -349,18 +371,21 @@ export class FerryMetrics {
     this.failureReports.cell({ kind }).value++;
   }
 
-  /** One certificate request's end: document, vendor and outcome (unknown documents and vendors count as other). */
+  /**
+   * One certificate request's end: document, vendor (its metrics label) and outcome (unknown
+   * documents and vendors count as other).
+   */
   certificateFlow(document: string, vendor: string, outcome: CertificateFlowOutcome): void {
     this.certificateFlows.cell({
-      document: bounded(DOCUMENTS, document),
-      vendor: bounded(VENDORS, vendor),
+      document: bounded(CERTIFICATE_DOCUMENTS, document),
+      vendor: bounded(this.vendorLabels, vendor),
       outcome,
     }).value++;
   }
 
-  /** One HTTP exchange with a vendor, however it ended (a timeout counts with its duration). */
+  /** One HTTP exchange with a vendor (its metrics label), however it ended (a timeout counts with its duration). */
   vendorRequest(vendor: string, operation: VendorOperation, seconds: number): void {
-    this.vendorDurations.cell({ vendor: bounded(VENDORS, vendor), operation }).observe(seconds);
+    this.vendorDurations.cell({ vendor: bounded(this.vendorLabels, vendor), operation }).observe(seconds);
   }
 
   /** Where the database gauges read from on each scrape (the pools' own counters). */

@@ -20,6 +20,8 @@ declare module 'fastify' {
 export interface MetricsPluginOptions {
   config: MetricsConfig;
   areas: Areas;
+  /** The metrics labels of the vendors configured (their definitions'); default: the built-in vendors'. */
+  vendorLabels?: readonly string[];
 }
 
 /**
@@ -31,7 +33,7 @@ export interface MetricsPluginOptions {
  */
 export const metricsPlugin = fp<MetricsPluginOptions>(
   async (app, options) => {
-    const metrics = new FerryMetrics({ areas: options.areas });
+    const metrics = new FerryMetrics({ areas: options.areas, vendorLabels: options.vendorLabels });
     const { database } = app;
     metrics.observeDatabase({
       engine: database.engine,

@@ -1,4 +1,4 @@
-import type { CertificateVendor, ProviderCode, TwoWayInfo } from '@ferry/contracts';
+import type { CertificateDocument, ProviderCode, TwoWayInfo } from '@ferry/contracts';
 import type { SensitiveDigits } from '../certificates/sensitive-digits.js';
 
 /** The person, as the vendor needs it: the plain front part and the decrypted back part. */
@@ -12,21 +12,31 @@ interface RequestBase {
   identity: PersonIdentity;
 }
 
+/** A residence document (the `resident` form): the person and their address. */
 export interface ResidentDocumentRequest extends RequestBase {
-  document: 'resident-certificate' | 'resident-abstract';
+  document: CertificateDocument;
+  form: 'resident';
   address: { sido: string; sigg: string };
 }
 
-export interface FamilyRelationsRequest extends RequestBase {
-  document: 'family-relations';
+/** A family-register document (the `family` form): the person and family members' names. */
+export interface FamilyDocumentRequest extends RequestBase {
+  document: CertificateDocument;
+  form: 'family';
   family: { father: string | null; mother: string | null; spouse: string | null; child: string | null };
 }
 
-/** One issuance request, vendor-neutral. The vendor client turns it into its own wire format. */
-export type VendorIssuanceRequest = ResidentDocumentRequest | FamilyRelationsRequest;
+/**
+ * One issuance request, vendor-neutral. The vendor client turns it into its own wire format: the
+ * form decides the fields, the document the vendor's product.
+ */
+export type VendorIssuanceRequest = ResidentDocumentRequest | FamilyDocumentRequest;
 
-/** The authentication state a vendor hands back after the first call, in the client's shape. */
-export type VendorAuthState = { vendor: 'VENDOR_A'; stepData: string } | { vendor: 'VENDOR_B'; twoWayInfo: TwoWayInfo };
+/**
+ * The authentication state a vendor hands back after the first call, in the client's shape: the
+ * value of the vendor's second-call field (contracts' SecondCallField).
+ */
+export type VendorAuthState = { field: 'stepData'; stepData: string } | { field: 'twoWayInfo'; twoWayInfo: TwoWayInfo };
 
 export interface IssuedDocument {
   pdf: Buffer;
@@ -79,11 +89,11 @@ export interface VendorCallOptions {
 }
 
 /**
- * The VendorClient port. Two adapters (VENDOR_A: `stepData` style; VENDOR_B: `twoWayInfo` style),
- * each with a simulator that speaks the same wire format over HTTP.
+ * The VendorClient port. Each vendor's definition (vendor-definition.ts) makes its adapter, and
+ * has a simulator that speaks the same wire format over HTTP.
  */
 export interface VendorClient {
-  readonly vendor: CertificateVendor;
+  readonly vendor: string;
   /** The vendor's own code for a provider; undefined when its table does not map the provider. */
   providerCode(provider: ProviderCode): string | undefined;
   /** First call: asks the provider app to authenticate the person; resolves to the state to send back. */

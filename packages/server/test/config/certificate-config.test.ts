@@ -1,6 +1,10 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadCertificateConfig } from '../../src/config/certificate-config.js';
+import {
+  type CertificateConfig,
+  type ConfiguredVendor,
+  loadCertificateConfig,
+} from '../../src/config/certificate-config.js';
 import { ConfigError } from '../../src/config/config.js';
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
@@ -17,6 +21,9 @@ const PRODUCTION = {
   VENDOR_B_PUBLIC_KEY: rsa.export({ format: 'der', type: 'spki' }).toString('base64'),
 };
 
+const vendorsOf = (config: CertificateConfig): Partial<Record<string, ConfiguredVendor>> =>
+  Object.fromEntries(config.vendors.map((vendor) => [vendor.definition.id, vendor]));
+
 const without = (name: keyof typeof PRODUCTION) => {
   const env: Record<string, string> = { ...PRODUCTION };
   delete env[name];
@@ -27,10 +34,14 @@ describe('certificate configuration', () => {
   it('production with everything set: accounts, no simulators', () => {
     const config = loadCertificateConfig(PRODUCTION, true);
     expect(config.aesKey).toHaveLength(32);
-    expect(config.vendorA).toMatchObject({ mode: 'account', account: { baseUrl: 'https://api.vendor-a.example' } });
-    expect(config.vendorB).toMatchObject({
-      mode: 'account',
-      account: { tokenUrl: 'https://api.vendor-b.example/oauth/token' },
+    expect(vendorsOf(config).VENDOR_A).toMatchObject({
+      connection: { mode: 'account', account: { baseUrl: 'https://api.vendor-a.example' } },
+      authTtlSeconds: 300,
+      disabledProviders: [],
+    });
+    expect(vendorsOf(config).VENDOR_B).toMatchObject({
+      connection: { mode: 'account', account: { tokenUrl: 'https://api.vendor-b.example/oauth/token' } },
+      authTtlSeconds: 270,
     });
     expect(config).toMatchObject({
       vendorTimeoutMs: 30_000,
@@ -39,7 +50,6 @@ describe('certificate configuration', () => {
       bodyLimitBytes: 16 * 1024,
       urlTtlSeconds: 600,
       retentionDays: 7,
-      authTtlSeconds: { VENDOR_A: 300, VENDOR_B: 270 },
       auth: { certifiedClaim: 'certified' },
       operatorToken: undefined,
     });
@@ -47,8 +57,10 @@ describe('certificate configuration', () => {
 
   it('development with nothing set: simulators, keys filled in later', () => {
     const config = loadCertificateConfig({}, false);
-    expect(config.vendorA).toEqual({ mode: 'simulator' });
-    expect(config.vendorB).toEqual({ mode: 'simulator' });
+    expect(config.vendors.map((vendor) => [vendor.definition.id, vendor.connection])).toEqual([
+      ['VENDOR_A', { mode: 'simulator' }],
+      ['VENDOR_B', { mode: 'simulator' }],
+    ]);
     expect(config.aesKey).toBeUndefined();
     expect(config.simulatorApprovalDelayMs).toBe(3000);
   });
@@ -116,6 +128,7 @@ describe('certificate configuration', () => {
         ...PRODUCTION,
         VENDOR_B_PUBLIC_KEY: rsa.export({ format: 'pem', type: 'spki' }).toString(),
         VENDOR_B_DISABLED_PROVIDERS: 'provider_d, provider_e',
+        VENDOR_A_AUTH_TTL_SECONDS: '120',
         VENDOR_SIM_APPROVAL_DELAY_MS: 'never',
         VENDOR_TIMEOUT_MS: '1500',
         CERT_URL_TTL_SECONDS: '120',
@@ -125,8 +138,11 @@ describe('certificate configuration', () => {
       },
       false,
     );
+    expect(vendorsOf(config).VENDOR_A?.disabledProviders).toEqual([]);
+    expect(vendorsOf(config).VENDOR_B?.disabledProviders).toEqual(['provider_d', 'provider_e']);
+    expect(vendorsOf(config).VENDOR_A?.authTtlSeconds).toBe(120);
+    expect(vendorsOf(config).VENDOR_B?.authTtlSeconds).toBe(270);
     expect(config).toMatchObject({
-      disabledProviders: { VENDOR_A: [], VENDOR_B: ['provider_d', 'provider_e'] },
       simulatorApprovalDelayMs: 'never',
       vendorTimeoutMs: 1500,
       // Unset: a duplicate waits as long as the call it waits for may take.

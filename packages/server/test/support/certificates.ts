@@ -8,9 +8,14 @@ import type {
   ProviderCode,
   TwoWayInfo,
 } from '@ferry/contracts';
-import { RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
-import type { VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
-import { signDevelopmentToken, vendorASimulatorEnv, vendorBSimulatorEnv } from '@ferry/dev-tools';
+import { CERTIFICATE_DOCUMENTS, CERTIFICATE_VENDORS, formOf, RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
+import {
+  signDevelopmentToken,
+  VendorASimulator,
+  VendorBSimulator,
+  vendorASimulatorEnv,
+  vendorBSimulatorEnv,
+} from '@ferry/dev-tools';
 import { encryptIdentityPart } from '../../src/certificates/identity-crypto.js';
 import type { EngineName } from './engines.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
@@ -23,8 +28,8 @@ export const TEST_OPERATOR_TOKEN = `test-operator-token-${randomBytes(8).toStrin
 /** A person whose digits are easy to search for in logs and storage. */
 export const PERSON = { front: '880415', back: '1572936' } as const;
 
-export const DOCUMENTS: CertificateDocument[] = ['resident-certificate', 'resident-abstract', 'family-relations'];
-export const VENDORS: CertificateVendor[] = ['VENDOR_A', 'VENDOR_B'];
+export const DOCUMENTS: readonly CertificateDocument[] = CERTIFICATE_DOCUMENTS;
+export const VENDORS: readonly CertificateVendor[] = CERTIFICATE_VENDORS;
 
 export interface CertificateTestServer extends TestServer {
   simulators: { VENDOR_A: VendorASimulator; VENDOR_B: VendorBSimulator };
@@ -71,7 +76,9 @@ export async function startCertificateServer(
     env: certificateEnv({ ...vendorEnv, ...options.env }),
   });
   const simulators = vendors ?? server.app.certificates.simulators;
-  if (!simulators.VENDOR_A || !simulators.VENDOR_B) throw new Error('expected both vendor simulators');
+  if (!(simulators.VENDOR_A instanceof VendorASimulator) || !(simulators.VENDOR_B instanceof VendorBSimulator)) {
+    throw new Error('expected both vendor simulators');
+  }
   const sims = { VENDOR_A: simulators.VENDOR_A, VENDOR_B: simulators.VENDOR_B };
   return {
     ...server,
@@ -144,7 +151,7 @@ export function familyBody(options: BodyOptions = {}): CreateFamilyRelationsV2Re
 
 /** A first-call body for any document (the identity part is freshly encrypted every time). */
 export const bodyFor = (document: CertificateDocument, options: BodyOptions = {}) =>
-  document === 'family-relations' ? familyBody(options) : residentBody(options);
+  formOf(document) === 'family' ? familyBody(options) : residentBody(options);
 
 /** The same request plus the state the first call answered: what a client sends the second time. */
 export const secondBodyFor = (document: CertificateDocument, first: CertificateResponse, options: BodyOptions = {}) =>

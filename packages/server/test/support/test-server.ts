@@ -11,6 +11,7 @@ import { type AssetOwner, AssetUrls } from '../../src/ota/assets/asset-urls.js';
 import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import type { ReleaseStore } from '../../src/ota/release-store.js';
 import { generateSigningKey } from '../../src/signing/development-signing-key.js';
+import type { VendorRegistry } from '../../src/vendors/vendor-registry.js';
 import { createTestDatabase, type EngineName, type TestDatabase } from './engines.js';
 import { describeUndeclared, type OpenApiDocument, type UndeclaredAnswer, watchAnswers } from './openapi-answers.js';
 import { servedAt } from './served-urls.js';
@@ -80,6 +81,8 @@ export interface TestServerOptions {
   configure?: (config: Config) => Config;
   /** The built web app to serve at `/` (default apps/web/dist). */
   webRoot?: string;
+  /** The vendors certificates are issued through (default: the built-in ones). */
+  registry?: VendorRegistry;
 }
 
 /** Starts a real server on an ephemeral port over a database of its own. */
@@ -88,16 +91,19 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
   const logs = new LogCapture();
   // A DATA_DIR of its own (local objects live there), removed on close unless the test chose one.
   const dataDir = options.env?.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-data-'));
-  let config = loadConfig({
-    ...RAISED_HTTP_LIMITS,
-    OTA_RELEASE_TOKEN: TEST_RELEASE_TOKEN,
-    ...(Object.keys(options.env ?? {}).some((name) => /^OTA_SIGNING_(KEY|CERT)(_PATH)?$/.test(name))
-      ? {}
-      : { OTA_SIGNING_KEY: TEST_SIGNING.privateKeyPem, OTA_SIGNING_CERT: TEST_SIGNING.certificatePem }),
-    PORT: '0',
-    ...(dataDir ? { DATA_DIR: dataDir } : {}),
-    ...options.env,
-  });
+  let config = loadConfig(
+    {
+      ...RAISED_HTTP_LIMITS,
+      OTA_RELEASE_TOKEN: TEST_RELEASE_TOKEN,
+      ...(Object.keys(options.env ?? {}).some((name) => /^OTA_SIGNING_(KEY|CERT)(_PATH)?$/.test(name))
+        ? {}
+        : { OTA_SIGNING_KEY: TEST_SIGNING.privateKeyPem, OTA_SIGNING_CERT: TEST_SIGNING.certificatePem }),
+      PORT: '0',
+      ...(dataDir ? { DATA_DIR: dataDir } : {}),
+      ...options.env,
+    },
+    { vendors: options.registry },
+  );
   config = { ...config, database: database.target };
   if (options.configure) config = options.configure(config);
   const app = await buildApp({

@@ -37,7 +37,7 @@ describe('VENDOR_A client ↔ simulator', () => {
   it.each(CERTIFICATE_DOCUMENTS)('%s: init → pending → approve → sign answers a PDF once', async (document) => {
     const request = vendorRequest(document);
     const state = await client.startAuthentication(request, deadline());
-    expect(state).toEqual({ vendor: 'VENDOR_A', stepData: expect.any(String) });
+    expect(state).toEqual({ field: 'stepData', stepData: expect.any(String) });
 
     expect((await failureOf(client.completeIssuance(request, state, deadline()))).kind).toBe('pending');
     expect((await control(url, '/sessions/latest/approve')).status).toBe(200);
@@ -54,7 +54,7 @@ describe('VENDOR_A client ↔ simulator', () => {
 
   it.each(PROVIDER_CODES)('the simulator accepts the table code of %s', async (provider) => {
     const state = await client.startAuthentication(vendorRequest('resident-abstract', { provider }), deadline());
-    expect(state.vendor).toBe('VENDOR_A');
+    expect(state.field).toBe('stepData');
   });
 
   it('sends the identity AES-128 encrypted with the account key, never plain', async () => {
@@ -68,10 +68,10 @@ describe('VENDOR_A client ↔ simulator', () => {
   it('a tampered stepData is state-invalid', async () => {
     const request = vendorRequest('resident-certificate');
     const state = await client.startAuthentication(request, deadline());
-    if (state.vendor !== 'VENDOR_A') throw new Error('unexpected');
+    if (state.field !== 'stepData') throw new Error('unexpected');
     const raw = Buffer.from(state.stepData, 'base64');
     raw[3] = (raw[3] ?? 0) ^ 1;
-    const tampered = { vendor: 'VENDOR_A' as const, stepData: raw.toString('base64') };
+    const tampered = { field: 'stepData' as const, stepData: raw.toString('base64') };
     expect(await failureOf(client.completeIssuance(request, tampered, deadline()))).toMatchObject({
       kind: 'state-invalid',
       vendorCode: 'STEP-INVALID',
@@ -158,8 +158,8 @@ describe('VENDOR_A client ↔ simulator', () => {
       // not through some limit of its own.
       if (kind === 'timeout') expect(limit.signal.aborted).toBe(true);
       // The fault was one-shot: the next call succeeds.
-      expect((await client.startAuthentication(vendorRequest('resident-certificate'), deadline())).vendor).toBe(
-        'VENDOR_A',
+      expect((await client.startAuthentication(vendorRequest('resident-certificate'), deadline())).field).toBe(
+        'stepData',
       );
     });
 

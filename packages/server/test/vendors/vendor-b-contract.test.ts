@@ -43,7 +43,7 @@ describe('VENDOR_B client ↔ simulator', async () => {
     return error as VendorFailure;
   };
   const twoWayInfoOf = (state: VendorAuthState) => {
-    if (state.vendor !== 'VENDOR_B') throw new Error('expected twoWayInfo');
+    if (state.field !== 'twoWayInfo') throw new Error('expected twoWayInfo');
     return state.twoWayInfo;
   };
 
@@ -75,7 +75,7 @@ describe('VENDOR_B client ↔ simulator', async () => {
 
   it.each(PROVIDER_CODES)('the simulator accepts the table code of %s', async (provider) => {
     const state = await client.startAuthentication(vendorRequest('resident-abstract', { provider }), deadline());
-    expect(state.vendor).toBe('VENDOR_B');
+    expect(state.field).toBe('twoWayInfo');
   });
 
   it('answers URL-encoded JSON and takes the identity RSA-encrypted (a new ciphertext every call)', async () => {
@@ -147,7 +147,7 @@ describe('VENDOR_B client ↔ simulator', async () => {
     const request = vendorRequest('resident-certificate');
     const state = await client.startAuthentication(request, deadline());
     await control(url, '/sessions/latest/approve');
-    const tampered = { vendor: 'VENDOR_B' as const, twoWayInfo: { ...twoWayInfoOf(state), ...change } };
+    const tampered = { field: 'twoWayInfo' as const, twoWayInfo: { ...twoWayInfoOf(state), ...change } };
     expect(await failureOf(client.completeIssuance(request, tampered, deadline()))).toMatchObject({
       kind: 'state-invalid',
       vendorCode: 'CF-03003',
@@ -212,8 +212,8 @@ describe('VENDOR_B client ↔ simulator', async () => {
       // The client gave up because the caller's deadline passed (the vendor never answered in time),
       // not through some limit of its own.
       if (kind === 'timeout') expect(limit.signal.aborted).toBe(true);
-      expect((await client.startAuthentication(vendorRequest('resident-certificate'), deadline())).vendor).toBe(
-        'VENDOR_B',
+      expect((await client.startAuthentication(vendorRequest('resident-certificate'), deadline())).field).toBe(
+        'twoWayInfo',
       );
     });
   });

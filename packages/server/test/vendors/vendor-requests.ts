@@ -1,4 +1,4 @@
-import type { CertificateDocument, ProviderCode } from '@ferry/contracts';
+import { type CertificateDocument, formOf, type ProviderCode } from '@ferry/contracts';
 import { SensitiveDigits } from '../../src/certificates/sensitive-digits.js';
 import type { VendorIssuanceRequest } from '../../src/vendors/vendor-client.js';
 
@@ -11,9 +11,9 @@ export function vendorRequest(
     provider: options.provider ?? 'provider_a',
     identity: { front: '880415', back: new SensitiveDigits(options.back ?? '1572936') },
   };
-  return document === 'family-relations'
-    ? { ...base, document, family: { father: '홍길동', mother: null, spouse: null, child: null } }
-    : { ...base, document, address: { sido: '서울특별시', sigg: '강남구' } };
+  return formOf(document) === 'family'
+    ? { ...base, document, form: 'family', family: { father: '홍길동', mother: null, spouse: null, child: null } }
+    : { ...base, document, form: 'resident', address: { sido: '서울특별시', sigg: '강남구' } };
 }
 
 /**

@@ -8,7 +8,6 @@ import {
   type VendorARequestBody,
   type VendorAResponseBody,
 } from '@ferry/contracts/vendors';
-import type { VendorAAccount } from '../../config/certificate-config.js';
 import {
   type IssuedDocument,
   type VendorAuthState,
@@ -19,6 +18,7 @@ import {
   type VendorTiming,
 } from '../vendor-client.js';
 import { parseVendorJson, vendorExchange } from '../vendor-http.js';
+import type { VendorAAccount } from './account.js';
 import { classifyVendorAError } from './result-codes.js';
 
 const isResponseBody = (value: unknown): value is VendorAResponseBody => {
@@ -56,7 +56,7 @@ export class VendorAClient implements VendorClient {
     ) {
       throw new VendorFailure('unavailable', null, 'The vendor answered without authentication data.');
     }
-    return { vendor: 'VENDOR_A', stepData: data.stepData };
+    return { field: 'stepData', stepData: data.stepData };
   }
 
   async completeIssuance(
@@ -64,7 +64,7 @@ export class VendorAClient implements VendorClient {
     state: VendorAuthState,
     options: VendorCallOptions,
   ): Promise<IssuedDocument> {
-    if (state.vendor !== 'VENDOR_A') throw new Error('VENDOR_A needs stepData');
+    if (state.field !== 'stepData') throw new Error('VENDOR_A needs stepData');
     const data = await this.call(request, { step: 'sign', stepData: state.stepData }, options);
     const hex = data.hexString;
     if (typeof hex !== 'string' || hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) {
@@ -87,7 +87,7 @@ export class VendorAClient implements VendorClient {
       ),
       stepMode: 'step' as const,
     };
-    if (request.document === 'family-relations') {
+    if (request.form === 'family') {
       const { father, mother, spouse, child } = request.family;
       return {
         ...common,

@@ -10,7 +10,6 @@ import {
   type VendorBRequestBody,
   type VendorBResponseBody,
 } from '@ferry/contracts/vendors';
-import type { VendorBAccount } from '../../config/certificate-config.js';
 import {
   type IssuedDocument,
   type VendorAuthState,
@@ -23,6 +22,7 @@ import {
 } from '../vendor-client.js';
 import { vendorExchange } from '../vendor-http.js';
 import { AccessTokenCache } from './access-token.js';
+import type { VendorBAccount } from './account.js';
 import { classifyVendorBCode } from './result-codes.js';
 
 const isWholeNumber = (value: unknown): value is number =>
@@ -62,7 +62,7 @@ export class VendorBClient implements VendorClient {
   async startAuthentication(request: VendorIssuanceRequest, options: VendorCallOptions): Promise<VendorAuthState> {
     const response = await this.call(request, this.body(request), options, 'start-authentication');
     if (response.result.code !== VENDOR_B_CODES.continueTwoWay) throw this.failureOf(response.result.code);
-    return { vendor: 'VENDOR_B', twoWayInfo: this.twoWayInfoOf(response) };
+    return { field: 'twoWayInfo', twoWayInfo: this.twoWayInfoOf(response) };
   }
 
   async completeIssuance(
@@ -70,7 +70,7 @@ export class VendorBClient implements VendorClient {
     state: VendorAuthState,
     options: VendorCallOptions,
   ): Promise<IssuedDocument> {
-    if (state.vendor !== 'VENDOR_B') throw new Error('VENDOR_B needs twoWayInfo');
+    if (state.field !== 'twoWayInfo') throw new Error('VENDOR_B needs twoWayInfo');
     const body: VendorBRequestBody = {
       ...this.body(request),
       is2Way: true,
@@ -128,7 +128,7 @@ export class VendorBClient implements VendorClient {
       birthDate: request.identity.front,
       originDataYN: '1',
     };
-    if (request.document === 'family-relations') {
+    if (request.form === 'family') {
       const { father, mother, spouse, child } = request.family;
       return {
         ...common,

@@ -1,4 +1,4 @@
-import { CreateAssignmentRequest, ErrorBody, OperatorAssignmentResponse } from '@ferry/contracts';
+import { type assignmentSchemas, ErrorBody } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AssignmentService } from '../../../certificates/assignment-service.js';
@@ -9,7 +9,12 @@ import type { AssignmentService } from '../../../certificates/assignment-service
  */
 export function operatorAssignmentsRoute(
   app: FastifyInstance,
-  options: { service: AssignmentService; requireOperator: (request: FastifyRequest) => Promise<void> },
+  options: {
+    service: AssignmentService;
+    requireOperator: (request: FastifyRequest) => Promise<void>;
+    /** The assignment schemas of the server's vendors (contracts' assignmentSchemas over its registry). */
+    schemas: ReturnType<typeof assignmentSchemas>;
+  },
 ): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v2/operator/assignments',
@@ -19,8 +24,8 @@ export function operatorAssignmentsRoute(
       schema: {
         summary: 'Create an assignment for a user (operator token)',
         tags: ['certificates'],
-        body: CreateAssignmentRequest,
-        response: { 201: OperatorAssignmentResponse, 400: ErrorBody, 401: ErrorBody },
+        body: options.schemas.create,
+        response: { 201: options.schemas.operatorResponse, 400: ErrorBody, 401: ErrorBody },
       },
     },
     async (request, reply) => reply.code(201).send({ assignment: await options.service.create(request.body) }),

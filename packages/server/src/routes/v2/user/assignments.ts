@@ -1,4 +1,4 @@
-import { AssignmentParams, AssignmentResponse, ErrorBody } from '@ferry/contracts';
+import { AssignmentParams, type assignmentSchemas, ErrorBody } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { certifiedUserOf } from '../../../auth/require-certified-user.js';
@@ -7,7 +7,12 @@ import type { AssignmentService } from '../../../certificates/assignment-service
 /** GET /v2/user/assignments/:id — only its owner sees it; for anyone else it does not exist (404). */
 export function userAssignmentsRoute(
   app: FastifyInstance,
-  options: { service: AssignmentService; requireUser: (request: FastifyRequest) => Promise<void> },
+  options: {
+    service: AssignmentService;
+    requireUser: (request: FastifyRequest) => Promise<void>;
+    /** The assignment schemas of the server's vendors (contracts' assignmentSchemas over its registry). */
+    schemas: ReturnType<typeof assignmentSchemas>;
+  },
 ): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v2/user/assignments/:id',
@@ -17,7 +22,7 @@ export function userAssignmentsRoute(
         summary: 'An assignment of the signed-in user (its certificateVendor picks the vendor)',
         tags: ['certificates'],
         params: AssignmentParams,
-        response: { 200: AssignmentResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        response: { 200: options.schemas.response, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => ({

@@ -1,4 +1,11 @@
-import { type CertificateDocument, type CertificateResponse, ErrorBody, RESPONSE_WRAPPER_KEY } from '@ferry/contracts';
+import {
+  type CertificateDocument,
+  type CertificateResponse,
+  certificateV2Response,
+  documentTitle,
+  ErrorBody,
+  RESPONSE_WRAPPER_KEY,
+} from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -15,13 +22,13 @@ declare module 'fastify' {
 export interface CertificateRouteContext {
   service: IssuanceService;
   requireUser: (request: FastifyRequest) => Promise<void>;
-  /** One limiter shared by the three endpoints, so a user has one budget across them. */
+  /** One limiter shared by the certificate endpoints, so a user has one budget across them. */
   rateLimit: onRequestHookHandler;
   bodyLimitBytes: number;
 }
 
 /**
- * The shape all three certificate endpoints share: user token, per-user rate limit, 16 KiB body,
+ * The shape every certificate endpoint shares: user token, per-user rate limit, 16 KiB body,
  * the contract's zod schema, one service call, the document's wrapper key around the answer.
  */
 export function certificateIssueRoute<Body extends z.ZodType>(
@@ -29,13 +36,13 @@ export function certificateIssueRoute<Body extends z.ZodType>(
   context: CertificateRouteContext,
   endpoint: {
     document: CertificateDocument;
-    summary: string;
+    /** The request schema of the document's form. */
     body: Body;
-    response: z.ZodType;
     toCommand: (body: z.infer<Body>, userId: string) => IssueCommand;
   },
 ): void {
   const wrapperKey = RESPONSE_WRAPPER_KEY[endpoint.document];
+  const response: z.ZodType = certificateV2Response(endpoint.document);
   app.withTypeProvider<ZodTypeProvider>().post(
     `/v2/user/certificate/${endpoint.document}`,
     {
@@ -43,11 +50,11 @@ export function certificateIssueRoute<Body extends z.ZodType>(
       // Authentication first, then the per-user budget, both before the body is read.
       onRequest: [context.requireUser, context.rateLimit],
       schema: {
-        summary: endpoint.summary,
+        summary: `${documentTitle(endpoint.document)}: first call starts simple authentication, second call issues the PDF`,
         tags: ['certificates'],
         body: endpoint.body,
         response: {
-          200: endpoint.response,
+          200: response,
           400: ErrorBody,
           401: ErrorBody,
           403: ErrorBody,
