@@ -13,6 +13,7 @@ import { operatorTokensMigration } from './017_operator_tokens.js';
 import { assetDeletionsMigration } from './018_asset_deletions.js';
 import { assetIdentityMigration } from './019_asset_identity.js';
 import { bundlePatchesMigration } from './020_bundle_patches.js';
+import { dropEnumerationChecksMigration } from './021_drop_enumeration_checks.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -33,6 +34,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '018_asset_deletions': assetDeletionsMigration,
   '019_asset_identity': assetIdentityMigration,
   '020_bundle_patches': bundlePatchesMigration,
+  '021_drop_enumeration_checks': dropEnumerationChecksMigration,
 };
 
 /**
