@@ -36,7 +36,8 @@ export interface CertificateTestServer extends TestServer {
   tokenFor(userId: string, options?: { certified?: boolean; expiresInSeconds?: number }): Promise<string>;
   /** POST a certificate endpoint as a user. */
   post(document: CertificateDocument, body: unknown, token: string | undefined): Promise<Response>;
-  createAssignment(userId: string, vendor: CertificateVendor): Promise<string>;
+  /** Gives the user an assignment through the vendor (any of the server's registry). */
+  createAssignment(userId: string, vendor: string): Promise<string>;
   /** Approves the newest pending authentication at the vendor's simulator, over its control endpoint. */
   approve(vendor: CertificateVendor): Promise<void>;
   vendorCalls(): number;
