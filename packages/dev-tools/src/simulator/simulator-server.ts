@@ -8,7 +8,7 @@ import { SimulatorFaults } from './simulator-faults.js';
 import { SimulatorSessions } from './simulator-sessions.js';
 
 export interface SimulatorOptions {
-  /** Authentication lifetime; the vendors' own defaults are 300 s (A) and 270 s (B). */
+  /** Authentication lifetime; default: the vendor's own. */
   ttlMs?: number;
   approvalDelayMs?: number | 'never';
   clock?: SimulatorClock;
@@ -16,7 +16,7 @@ export interface SimulatorOptions {
 }
 
 /**
- * What both vendor simulators share: a real HTTP server (Fastify) with sessions, faults, a clock
+ * What every vendor simulator shares: a real HTTP server (Fastify) with sessions, faults, a clock
  * and the /_control endpoints. Each vendor adds its own wire format in `registerVendorRoutes`.
  */
 export abstract class VendorSimulator {
@@ -25,6 +25,8 @@ export abstract class VendorSimulator {
   readonly sessions: SimulatorSessions;
   readonly faults = new SimulatorFaults();
   readonly calls = { count: 0 };
+  /** The vendor code a rejection answers when the control call names none. */
+  readonly defaultRejectCode: string;
   private address: AddressInfo | undefined;
 
   protected constructor(
@@ -32,6 +34,7 @@ export abstract class VendorSimulator {
     defaults: { ttlMs: number; rejectCode: string; garbledBody: string },
     options: SimulatorOptions,
   ) {
+    this.defaultRejectCode = defaults.rejectCode;
     this.clock = options.clock ?? new SimulatorClock();
     this.sessions = new SimulatorSessions({
       clock: this.clock,

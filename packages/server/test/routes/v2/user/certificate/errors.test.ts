@@ -3,9 +3,11 @@ import path from 'node:path';
 import type { CertificateDocument, CertificateResponse, CertificateVendor } from '@ferry/contracts';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_IN_VENDORS } from '../../../../../src/vendors/built-in-vendors.js';
 import {
   bodyFor,
   type CertificateTestServer,
+  DOCUMENTS,
   newUser,
   secondBodyFor,
   startCertificateServer,
@@ -203,12 +205,15 @@ describeEachEngine('certificate errors', (engine) => {
   });
 
   describe.each(VENDORS)('%s', (vendor) => {
-    const document: CertificateDocument = vendor === 'VENDOR_A' ? 'resident-abstract' : 'family-relations';
+    // Each vendor's rows use another document (the first vendor's, the resident abstract).
+    const document = DOCUMENTS[(VENDORS.indexOf(vendor) + 1) % DOCUMENTS.length] as CertificateDocument;
+    /** How long the vendor keeps an authentication: these servers use its default. */
+    const ttlMs = (BUILT_IN_VENDORS.get(vendor)?.config.defaultAuthTtlSeconds ?? 0) * 1000;
 
     it('AUTH_EXPIRED when the vendor says the authentication timed out', async () => {
       const { token, first } = await started(document, vendor);
       await control(vendor, '/sessions/latest/approve');
-      await control(vendor, '/clock', { advanceMs: (vendor === 'VENDOR_A' ? 300 : 270) * 1000 });
+      await control(vendor, '/clock', { advanceMs: ttlMs });
       const error = await expectError(
         await server.post(document, secondBodyFor(document, first, { vendor }), token),
         410,
@@ -220,7 +225,7 @@ describeEachEngine('certificate errors', (engine) => {
     it('AUTH_EXPIRED from our own bookkeeping, without asking the vendor', async () => {
       const { token, first } = await started(document, vendor);
       await control(vendor, '/sessions/latest/approve');
-      clockOffsetMs = (vendor === 'VENDOR_A' ? 300 : 270) * 1000;
+      clockOffsetMs = ttlMs;
       const calls = server.vendorCalls();
       await expectError(
         await server.post(document, secondBodyFor(document, first, { vendor }), token),
@@ -331,7 +336,7 @@ describeEachEngine('certificate errors', (engine) => {
         422,
         'VENDOR_REJECTED',
       );
-      expect(error.details).toEqual({ vendor, vendorCode: vendor === 'VENDOR_A' ? 'AUTH-CANCEL' : 'CF-12102' });
+      expect(error.details).toEqual({ vendor, vendorCode: server.simulators[vendor].defaultRejectCode });
       expect(await countRows()).toEqual(counts);
     });
 
@@ -381,8 +386,9 @@ describeEachEngine('certificate errors', (engine) => {
       // Timeouts on the server whose timeout is short; every other failure on the first server.
       const target = () => (status === 504 ? timeoutServer : server);
       const inject = async () => {
-        // VENDOR_B fetches its OAuth token first; make sure the fault meets the product call.
-        if (vendor === 'VENDOR_B') await started(document, vendor, newUser(), target());
+        // A vendor may fetch a token first (VENDOR_B's OAuth): one call before makes sure the fault
+        // meets the product call.
+        await started(document, vendor, newUser(), target());
         await control(vendor, '/faults', { fault }, target());
       };
 
