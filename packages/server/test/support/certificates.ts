@@ -83,7 +83,7 @@ export async function startCertificateServer(
     ...serverOptions,
     env: certificateEnv({ ...vendorEnv, ...options.env }),
   });
-  const sims = { ...server.app.certificates.simulators, ...vendors };
+  const sims: Partial<Record<string, VendorSimulator>> = { ...server.app.certificates.simulators, ...vendors };
   if (
     !(sims.VENDOR_A instanceof VendorASimulator) ||
     !(sims.VENDOR_B instanceof VendorBSimulator) ||

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CertificateDocument, CertificateVendor } from '@ferry/contracts';
+import type { CertificateDocument } from '@ferry/contracts';
 import { generateVendorAAccount, generateVendorBAccount, VendorASimulator, VendorBSimulator } from '@ferry/dev-tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HANG_GUARD_MS } from '../../../../../../../test/support/hang-guard.cjs';
@@ -23,12 +23,14 @@ import { describeEachEngine } from '../../../../support/engines.js';
 // anything.
 
 const DUPLICATES = 5;
-const DOCUMENT_OF: Record<CertificateVendor, CertificateDocument> = {
+/** The vendors these rows run on, one of each second-call style, each with its document. */
+type TestedVendor = 'VENDOR_A' | 'VENDOR_B';
+const DOCUMENT_OF: Record<TestedVendor, CertificateDocument> = {
   VENDOR_A: 'resident-certificate',
   VENDOR_B: 'family-relations',
 };
 
-const control = (server: CertificateTestServer, vendor: CertificateVendor, route: string, body?: unknown) =>
+const control = (server: CertificateTestServer, vendor: TestedVendor, route: string, body?: unknown) =>
   fetch(`${server.simulators[vendor].url}/_control${route}`, {
     method: 'POST',
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -36,7 +38,7 @@ const control = (server: CertificateTestServer, vendor: CertificateVendor, route
   });
 
 /** A user who made the first call and approved in the provider app. */
-async function approvedFirstCall(server: CertificateTestServer, vendor: CertificateVendor) {
+async function approvedFirstCall(server: CertificateTestServer, vendor: TestedVendor) {
   const document = DOCUMENT_OF[vendor];
   const userId = newUser();
   const token = await server.tokenFor(userId);
