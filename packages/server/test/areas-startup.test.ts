@@ -1,10 +1,11 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../src/signing/development-signing-key.js';
 import { type SpawnedServer, spawnServer as spawn } from './support/spawn-server.js';
+import { vendorAccountsEnv } from './support/vendor-accounts.js';
 
 // The real entry point (what `npm start` runs) with one area switched off (FERRY_AREAS).
 
@@ -48,16 +49,7 @@ const CERTIFICATE_VARIABLES = {
   CERT_AES_KEY: randomBytes(32).toString('base64'),
   AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
   OPERATOR_TOKEN,
-  VENDOR_A_URL: 'https://vendor-a.invalid',
-  VENDOR_A_USER_ID: 'ferry',
-  VENDOR_A_HKEY: 'hkey-0123456789',
-  VENDOR_A_EKEY: '0123456789abcdef',
-  VENDOR_B_URL: 'https://vendor-b.invalid',
-  VENDOR_B_CLIENT_ID: 'client',
-  VENDOR_B_CLIENT_SECRET: 'client-secret-0123',
-  VENDOR_B_PUBLIC_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-    .publicKey.export({ format: 'der', type: 'spki' })
-    .toString('base64'),
+  ...(await vendorAccountsEnv()),
   ...OBJECTS,
 };
 

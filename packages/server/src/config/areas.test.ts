@@ -1,5 +1,6 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { vendorAccountsEnv } from '../../test/support/vendor-accounts.js';
 import { type Areas, describeAreas, parseAreas } from './areas.js';
 import { ConfigError, type Env, loadConfig } from './config.js';
 
@@ -56,16 +57,7 @@ const CERTIFICATE_PRODUCTION: Env = {
   NODE_ENV: 'production',
   CERT_AES_KEY: randomBytes(32).toString('base64'),
   AUTH_JWT_SECRET: 'a-production-secret-that-is-long-enough',
-  VENDOR_A_URL: 'https://api.vendor-a.example',
-  VENDOR_A_USER_ID: 'ferry',
-  VENDOR_A_HKEY: 'hkey-0123456789',
-  VENDOR_A_EKEY: '0123456789abcdef',
-  VENDOR_B_URL: 'https://api.vendor-b.example',
-  VENDOR_B_CLIENT_ID: 'client',
-  VENDOR_B_CLIENT_SECRET: 'client-secret-0123',
-  VENDOR_B_PUBLIC_KEY: generateKeyPairSync('rsa', { modulusLength: 1024 })
-    .publicKey.export({ format: 'der', type: 'spki' })
-    .toString('base64'),
+  ...(await vendorAccountsEnv()),
   OBJECT_URL_SIGNING_SECRET: 's'.repeat(40),
 };
 

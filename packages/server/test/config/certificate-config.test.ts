@@ -6,25 +6,19 @@ import {
   loadCertificateConfig,
 } from '../../src/config/certificate-config.js';
 import { ConfigError } from '../../src/config/config.js';
+import { vendorAccountsEnv, vendorAccountUrl } from '../support/vendor-accounts.js';
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
-const PRODUCTION = {
+const PRODUCTION: Record<string, string> = {
   CERT_AES_KEY: randomBytes(32).toString('base64'),
   AUTH_JWT_SECRET: 'a-production-secret-that-is-long-enough',
-  VENDOR_A_URL: 'https://api.vendor-a.example',
-  VENDOR_A_USER_ID: 'ferry',
-  VENDOR_A_HKEY: 'hkey-0123456789',
-  VENDOR_A_EKEY: '0123456789abcdef',
-  VENDOR_B_URL: 'https://api.vendor-b.example',
-  VENDOR_B_CLIENT_ID: 'client',
-  VENDOR_B_CLIENT_SECRET: 'client-secret-0123',
-  VENDOR_B_PUBLIC_KEY: rsa.export({ format: 'der', type: 'spki' }).toString('base64'),
+  ...(await vendorAccountsEnv()),
 };
 
 const vendorsOf = (config: CertificateConfig): Partial<Record<string, ConfiguredVendor>> =>
   Object.fromEntries(config.vendors.map((vendor) => [vendor.definition.id, vendor]));
 
-const without = (name: keyof typeof PRODUCTION) => {
+const without = (name: string) => {
   const env: Record<string, string> = { ...PRODUCTION };
   delete env[name];
   return env;
@@ -35,12 +29,12 @@ describe('certificate configuration', () => {
     const config = loadCertificateConfig(PRODUCTION, true);
     expect(config.aesKey).toHaveLength(32);
     expect(vendorsOf(config).VENDOR_A).toMatchObject({
-      connection: { mode: 'account', account: { baseUrl: 'https://api.vendor-a.example' } },
+      connection: { mode: 'account', account: { baseUrl: vendorAccountUrl('VENDOR_A') } },
       authTtlSeconds: 300,
       disabledProviders: [],
     });
     expect(vendorsOf(config).VENDOR_B).toMatchObject({
-      connection: { mode: 'account', account: { tokenUrl: 'https://api.vendor-b.example/oauth/token' } },
+      connection: { mode: 'account', account: { tokenUrl: `${vendorAccountUrl('VENDOR_B')}/oauth/token` } },
       authTtlSeconds: 270,
     });
     expect(config).toMatchObject({
