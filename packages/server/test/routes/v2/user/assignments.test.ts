@@ -57,7 +57,7 @@ describeEachEngine('assignments', (engine) => {
     });
 
     it.each([
-      ['an unknown vendor', { userId: 'u', certificateVendor: 'VENDOR_C' }],
+      ['an unknown vendor', { userId: 'u', certificateVendor: 'NO_SUCH_VENDOR' }],
       ['no user', { certificateVendor: 'VENDOR_A' }],
       ['an empty user', { userId: ' ', certificateVendor: 'VENDOR_A' }],
       ['an unknown field', { userId: 'u', certificateVendor: 'VENDOR_A', owner: 'x' }],

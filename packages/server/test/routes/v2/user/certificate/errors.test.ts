@@ -207,6 +207,7 @@ describeEachEngine('certificate errors', (engine) => {
   describe.each(VENDORS)('%s', (vendor) => {
     // Each vendor's rows use another document (the first vendor's, the resident abstract).
     const document = DOCUMENTS[(VENDORS.indexOf(vendor) + 1) % DOCUMENTS.length] as CertificateDocument;
+    const otherDocument = DOCUMENTS.find((other) => other !== document) as CertificateDocument;
     /** How long the vendor keeps an authentication: these servers use its default. */
     const ttlMs = (BUILT_IN_VENDORS.get(vendor)?.config.defaultAuthTtlSeconds ?? 0) * 1000;
 
@@ -260,8 +261,8 @@ describeEachEngine('certificate errors', (engine) => {
       [
         'another document',
         (first: CertificateResponse) => ({
-          document: 'resident-certificate' as const,
-          body: secondBodyFor('resident-certificate', first, { vendor }),
+          document: otherDocument,
+          body: secondBodyFor(otherDocument, first, { vendor }),
           otherUser: false,
         }),
       ],

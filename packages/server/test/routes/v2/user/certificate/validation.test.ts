@@ -128,7 +128,7 @@ const rows: Row[] = [
   ['loginOrgCd provider_f', 'resident-certificate', { ...residentBody(), loginOrgCd: 'provider_f' }, 'body.loginOrgCd'],
   ['loginOrgCd a vendor code', 'family-relations', { ...familyBody(), loginOrgCd: 'kakao' }, 'body.loginOrgCd'],
   ['loginOrgCd missing', 'resident-certificate', { ...residentBody(), loginOrgCd: undefined }, 'body.loginOrgCd'],
-  ['an unknown vendor', 'resident-certificate', { ...residentBody(), vendor: 'VENDOR_C' }, 'body.vendor'],
+  ['an unknown vendor', 'resident-certificate', { ...residentBody(), vendor: 'NO_SUCH_VENDOR' }, 'body.vendor'],
   ['an unknown field', 'resident-certificate', { ...residentBody(), phone: '01012345678' }, 'body'],
   ['assignmentId not a UUID', 'resident-abstract', { ...residentBody(), assignmentId: '42' }, 'body.assignmentId'],
 ];
