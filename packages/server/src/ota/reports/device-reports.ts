@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseList } from 'structured-headers';
+import { type PickedHeaders, sharedHeader } from '../manifest/manifest-headers.js';
 import { clientIdOf } from '../manifest/manifest-request.js';
-import type { RequestHeaders } from '../manifest/manifest-request-headers.js';
 import type { Rollout } from '../release-store.js';
 import { haltReason, shouldHalt } from './halt-rule.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
@@ -90,11 +90,11 @@ export class DeviceReports {
 
   /**
    * Notes what a manifest request reports: `running` is the release the device runs
-   * (runningUpdateOf, which the caller keeps per kind of request). The hot path: no I/O, no
+   * (runningUpdateOf). The hot path: no I/O, no
    * hashing, no key string built for a device already written, nothing without a client id (the
    * caller may pass the one it already read).
    */
-  observe(headers: RequestHeaders, running: string | undefined, clientId = clientIdOf(headers)): void {
+  observe(headers: PickedHeaders, running: string | undefined, clientId = clientIdOf(headers)): void {
     if (clientId === undefined) return;
     if (running !== undefined) {
       const writtenAt = this.written.get(running)?.get(clientId);
@@ -104,12 +104,13 @@ export class DeviceReports {
           this.checks.set(key, { updateId: running, clientId, seenAt: this.now() });
       }
     }
-    const failed = headers['expo-recent-failed-update-ids'];
+    const failed = sharedHeader(headers, 'expo-recent-failed-update-ids');
     if (failed !== undefined) {
       for (const updateId of failedUpdateIds(failed)) this.fail(updateId, clientId, 'failed');
     }
     // Sent once, on the first check after a crash, while the crashed update is still the one it runs.
-    if (headers['expo-fatal-error'] !== undefined && running !== undefined) this.fail(running, clientId, 'fatal');
+    if (sharedHeader(headers, 'expo-fatal-error') !== undefined && running !== undefined)
+      this.fail(running, clientId, 'fatal');
   }
 
   private fail(updateId: string, clientId: string, kind: 'failed' | 'fatal'): void {
