@@ -14,7 +14,7 @@ import {
 
 const NAMES = MANIFEST_REQUEST_HEADERS.map((header) => header.name);
 /** The picked value of a header, by name. */
-const valueOf = (picked: ReturnType<typeof pickHeaders>, name: string) => picked[NAMES.indexOf(name)];
+const pickedValue = (picked: ReturnType<typeof pickHeaders>, name: string) => picked[NAMES.indexOf(name)];
 
 describe('the table', () => {
   it('declares the headers of both namespaces and the shared ones, each once', () => {
@@ -78,7 +78,7 @@ describe('pickHeaders', () => {
     ['a name as long as one it reads is not it', ['expo-expect-signature', 'sig'], 'expo-protocol-version', undefined],
     ['upper case, as long as another name', ['OTA-CURRENT-UPDATE-ID', 'c'], 'ota-current-update-id', 'c'],
   ] as const)('%s', (_case, raw, name, expected) => {
-    expect(valueOf(pickHeaders(raw), name)).toBe(expected);
+    expect(pickedValue(pickHeaders(raw), name)).toBe(expected);
   });
 
   it("agrees with Node's own request.headers, and with pickHeadersOf, over a real socket", async () => {
@@ -115,7 +115,7 @@ describe('pickHeaders', () => {
     }
     const [request] = seen as [IncomingMessage];
     const picked = pickHeaders(request.rawHeaders);
-    for (const name of NAMES) expect([name, valueOf(picked, name)]).toEqual([name, request.headers[name]]);
+    for (const name of NAMES) expect([name, pickedValue(picked, name)]).toEqual([name, request.headers[name]]);
     expect(pickHeadersOf(request.headers)).toEqual(picked);
     expect(sharedHeader(picked, 'eas-client-id')).toBe('0c9c0b7e, second');
   });
