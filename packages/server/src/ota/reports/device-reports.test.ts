@@ -58,7 +58,7 @@ describe('DeviceReports', () => {
     reports.observe({ 'eas-client-id': randomUUID() }, running(OTHER));
     reports.observe({}, running(RELEASE));
     reports.observe({ 'eas-client-id': randomUUID() }, running(RELEASE, RELEASE)); // on its embedded update
-    // A crash of the embedded update is no failure of a release (decisions.md, Expo-Fatal-Error).
+    // A crash of the embedded update is no failure of a release (docs/decisions.md, "Expo-Fatal-Error").
     reports.observe({ 'eas-client-id': randomUUID(), 'expo-fatal-error': 'boom' }, running(RELEASE, RELEASE));
     reports.observe({ 'eas-client-id': device, 'expo-recent-failed-update-ids': `"${RELEASE}"` }, running());
     reports.observe({ 'eas-client-id': device, 'expo-fatal-error': 'boom' }, running(RELEASE));
