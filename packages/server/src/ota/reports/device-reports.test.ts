@@ -59,7 +59,7 @@ describe('DeviceReports', () => {
     reports.observe(pickHeadersOf({ 'eas-client-id': randomUUID() }), running(OTHER));
     reports.observe(pickHeadersOf({}), running(RELEASE));
     reports.observe(pickHeadersOf({ 'eas-client-id': randomUUID() }), running(RELEASE, RELEASE)); // on its embedded update
-    // A crash of the embedded update is no failure of a release (decisions.md, Expo-Fatal-Error).
+    // A crash of the embedded update is no failure of a release (docs/decisions.md, "Expo-Fatal-Error").
     reports.observe(
       pickHeadersOf({ 'eas-client-id': randomUUID(), 'expo-fatal-error': 'boom' }),
       running(RELEASE, RELEASE),

@@ -72,8 +72,9 @@ export class DeviceReports {
    * When each device was last written, by update: a device that checks every launch is written once
    * an hour, not each time. Plain Maps emptied when full (cheaper per check than an LRU on the
    * manifest path); emptying them only costs a write per device again. Two levels, so a check
-   * looks up the update's string (the same one for every device of a track) and the client id,
-   * and builds no joined key: with one, a check cost twice as much (docs/benchmarks.md, run 36).
+   * looks up the update's string (the same one for every device of a track) and the client id, and
+   * builds no joined key: a check runs on every manifest request of a reporting device, where a key
+   * string built per request would be most of its cost.
    */
   private written = new Map<string, Map<string, number>>();
   private writtenCount = 0;
