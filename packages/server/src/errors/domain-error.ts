@@ -1,4 +1,4 @@
-import { FerryError } from '@ferry/contracts';
+import { FerryError, type KnownErrorCode } from '@ferry/contracts';
 
 /**
  * What kind of failure a domain error is, in the domain's words. Services choose the kind; the one
@@ -31,7 +31,7 @@ export class DomainError extends FerryError {
   override name = 'DomainError';
   constructor(
     readonly kind: FailureKind,
-    code: string,
+    code: KnownErrorCode,
     message: string,
     details: Record<string, unknown> = {},
     /** When the same request may succeed later: sent as Retry-After. */

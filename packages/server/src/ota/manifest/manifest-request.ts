@@ -1,4 +1,10 @@
-import { MANIFEST_PROTOCOL_VERSION, type ManifestNamespace, ManifestRequest, manifestHeaders } from '@ferry/contracts';
+import {
+  type KnownErrorCode,
+  MANIFEST_PROTOCOL_VERSION,
+  type ManifestNamespace,
+  ManifestRequest,
+  manifestHeaders,
+} from '@ferry/contracts';
 import Negotiator from 'negotiator';
 import { z } from 'zod';
 import { runningUpdateOf } from '../reports/running-update.js';
@@ -136,7 +142,7 @@ export interface RefusedManifestRequest {
   ok: false;
   ns: ManifestNamespace;
   status: 400 | 406;
-  code: string;
+  code: KnownErrorCode;
   message: string;
   details: Record<string, unknown>;
 }

@@ -102,8 +102,9 @@ const requestOf = (headers: Record<string, string>): string => {
  * handler, fast paths first) on a loopback server of its own, before the instance listens.
  *
  * Why: an instance that has just started runs its manifest path unoptimised, and a fleet's first
- * seconds on it are slower, with a long tail (bench:manifest (e)). A few thousand requests of its own get the path optimised before devices arrive. They go through
- * a real socket and the same handler, so the code is optimised for what devices send.
+ * seconds on it are slower, with a long tail. A few thousand requests of its own get the path
+ * optimised before devices arrive. They go through a real socket and the same handler, so the
+ * code is optimised for what devices send.
  *
  * The client is a socket writing requests and framing answers by content-length, as wrk does:
  * node:http's client would run its parser callbacks and message classes, which the server shares,

@@ -56,9 +56,8 @@ export function manifestRoute(
         },
       },
     },
-    // Synchronous on the hot path, returning nothing: an async handler that returns `reply` makes
-    // Fastify wait for the response to finish (Reply is a thenable), which cost a fifth of the
-    // throughput of a cached manifest (bench:manifest).
+    // Synchronous when the track is in memory, returning nothing: an async handler that returns
+    // `reply` makes Fastify wait for the response to finish (Reply is a thenable).
     (request, reply) => {
       const picked = pickHeadersOf(request.headers);
       const parsed = parseManifestRequest(picked, options.service.cachedTrack);
@@ -112,8 +111,6 @@ export function manifestRoute(
         if (answer.body) reply.send(answer.body);
         else reply.send();
       };
-      // Synchronous when the track is in memory, returning nothing: an async handler that returns
-      // `reply` makes Fastify wait for the response to finish (Reply is a thenable).
       if (parsed.found) return send(parsed.found);
       return options.service.track(trackOf(parsed.request)).then(send, (error: unknown) => {
         count(reply, 'error', platform, channel);
