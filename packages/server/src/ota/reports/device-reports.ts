@@ -43,7 +43,7 @@ export function failedUpdateIds(header: string | string[] | undefined): string[]
 }
 
 /** Only the hash of a client id is kept: it counts devices without naming them. */
-const deviceOf = (clientId: string) => createHash('sha256').update(clientId).digest('base64url');
+export const deviceOf = (clientId: string) => createHash('sha256').update(clientId).digest('base64url');
 
 export interface DeviceReportsDeps {
   store: ReportStore;
