@@ -105,8 +105,11 @@ const ALL_FIELDS = [
   'embeddedUpdateId',
 ] as const satisfies ManifestField[];
 
-const sent = (picked: PickedHeaders, ns: ManifestNamespace, fields: readonly ManifestField[]): number =>
-  fields.filter((field) => fieldHeader(picked, ns, field) !== undefined).length;
+function sent(picked: PickedHeaders, ns: ManifestNamespace, fields: readonly ManifestField[]): number {
+  let count = 0;
+  for (const field of fields) if (fieldHeader(picked, ns, field) !== undefined) count++;
+  return count;
+}
 
 /**
  * The namespace a request is read in: the one most of its track headers use. A real expo-updates
@@ -165,6 +168,8 @@ function fieldsOf(picked: PickedHeaders, ns: ManifestNamespace) {
   };
 }
 
+const HEADER_NAMES = { ota: manifestHeaders('ota'), expo: manifestHeaders('expo') } as const;
+
 /** The update id rule of ManifestRequest, for the shortcut below. */
 const UPDATE_ID = z.regexes.guid;
 const isUpdateIdOrAbsent = (id: string | undefined) => id === undefined || UPDATE_ID.test(id);
@@ -194,7 +199,7 @@ function parseIn<T>(
   lookup: (key: string) => T | undefined,
 ): ValidManifestRequest<T> | RefusedManifestRequest {
   const { protocolVersion, ...fields } = fieldsOf(picked, ns);
-  const names = manifestHeaders(ns);
+  const names = HEADER_NAMES[ns];
   if (protocolVersion !== undefined && protocolVersion.trim() !== MANIFEST_PROTOCOL_VERSION) {
     return {
       ok: false,
