@@ -98,6 +98,21 @@ describe('manifestAnswer: the answer a loaded track gives a device', () => {
     expect(what(manifestAnswer(tracks[track]!, request, ns, format, clientId, upToDate))).toBe(expected);
   });
 
+  it.each([
+    ['multipart', 'multipart/mixed; boundary=', true],
+    ['expo+json', 'application/expo+json', false],
+    ['json', 'application/json; charset=utf-8', false],
+  ] as const)('a %s answer is %s, its body the signed bytes in that structure', (format, contentType, multipart) => {
+    for (const ns of ['ota', 'expo'] as const) {
+      const answer = tracks.release!.head!.answers[ns][format]!;
+      const manifest = signed(HEAD, ns);
+      expect(answer.headers['content-type']!.startsWith(contentType)).toBe(true);
+      expect(answer.body).toEqual(multipart ? manifest.multipart : manifest.json);
+      expect(answer.headers['cache-control']).toBe('private, max-age=0');
+      expect(answer.headers[`${ns}-signature`]).toBe(multipart ? undefined : `sig="${HEAD}"`);
+    }
+  });
+
   it('answers carry the protocol headers of their namespace, and JSON ones the signature', () => {
     const answer = tracks.release!.head!.answers;
     expect(answer.ota.json!.headers).toMatchObject({ 'ota-protocol-version': '1', 'ota-signature': `sig="${HEAD}"` });

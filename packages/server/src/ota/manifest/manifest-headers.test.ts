@@ -54,7 +54,9 @@ describe('the table', () => {
   });
 
   it("writes a namespace's request headers, leaving out absent fields", () => {
-    expect(requestHeaders('expo', { platform: 'ios', channel: 'production', currentUpdateId: undefined })).toEqual({
+    expect(
+      requestHeaders('expo', { platform: 'ios', channel: 'production', currentUpdateId: undefined }),
+    ).toStrictEqual({
       'expo-platform': 'ios',
       'expo-channel-name': 'production',
     });
@@ -75,10 +77,14 @@ describe('pickHeaders', () => {
     ['repeated: joined with ", "', ['accept', 'application/json', 'Accept', '*/*'], 'accept', 'application/json, */*'],
     ['an empty value kept', ['expo-current-update-id', ''], 'expo-current-update-id', ''],
     ['absent', ['host', 'x'], 'expo-platform', undefined],
+    ['a lowercase name as long as one it reads', ['eas-client-ix', 'x'], 'eas-client-id', undefined],
     ['a name as long as one it reads is not it', ['expo-expect-signature', 'sig'], 'expo-protocol-version', undefined],
     ['upper case, as long as another name', ['OTA-CURRENT-UPDATE-ID', 'c'], 'ota-current-update-id', 'c'],
   ] as const)('%s', (_case, raw, name, expected) => {
-    expect(pickedValue(pickHeaders(raw), name)).toBe(expected);
+    const picked = pickHeaders(raw);
+    expect(pickedValue(picked, name)).toBe(expected);
+    // Nothing else is picked.
+    expect(picked.filter((value) => value !== undefined)).toEqual(expected === undefined ? [] : [expected]);
   });
 
   it("agrees with Node's own request.headers, and with pickHeadersOf, over a real socket", async () => {

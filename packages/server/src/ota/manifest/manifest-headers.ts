@@ -124,8 +124,8 @@ export function headersOfRole(role: HeaderRole): string[] {
   const shared = Object.entries(SHARED_HEADERS)
     .filter(([, r]) => r === role)
     .map(([name]) => `\`${name}\``);
-  const namespaced = FIELDS.filter((field) => MANIFEST_FIELDS[field] === role).map(
-    (field) => `\`${manifestHeaders('ota')[field].replace(/^ota-/, '<ns>-')}\``,
-  );
+  // Any namespace's names, with `<ns>` for the namespace.
+  const names = manifestHeaders('<ns>' as ManifestNamespace);
+  const namespaced = FIELDS.filter((field) => MANIFEST_FIELDS[field] === role).map((field) => `\`${names[field]}\``);
   return [...namespaced, ...shared];
 }

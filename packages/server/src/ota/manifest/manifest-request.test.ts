@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { MANIFEST_NAMESPACES, manifestHeaders } from '@ferry/contracts';
+import { MANIFEST_NAMESPACES, ManifestRequest, manifestHeaders } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { pickHeadersOf } from './manifest-headers.js';
 import * as request from './manifest-request.js';
@@ -9,8 +9,7 @@ type Headers = IncomingHttpHeaders | Record<string, string>;
 const parseManifestRequest = <T>(headers: Headers, lookup?: (key: string) => T | undefined) =>
   request.parseManifestRequest(pickHeadersOf(headers), lookup);
 const namespaceOf = (headers: Headers) => request.namespaceOf(pickHeadersOf(headers));
-const refusalNamespaceOf = (headers: Headers, read: 'ota' | 'expo') =>
-  request.refusalNamespaceOf(pickHeadersOf(headers), read);
+const refusalNamespaceOf = (headers: Headers) => request.refusalNamespaceOf(pickHeadersOf(headers));
 
 /** How often an accept header was negotiated (not answered from the memo). */
 const negotiations = vi.hoisted(() => ({ count: 0 }));
@@ -54,8 +53,30 @@ describe('negotiateManifestFormat', () => {
     ['application/json, */*;q=0.1', 'json'],
     ['multipart/mixed;q=0.2, application/*;q=0.3', 'expo+json'],
     ['application/json, application/expo+json;q=0.8, multipart/mixed;q=0.8', 'json'],
+    // The tie is judged by the most specific range that matches multipart (RFC 9110 §12.5.1).
+    ['multipart/*;q=0.5, multipart/mixed;q=0.2, application/json;q=0.3', 'json'],
+    ['multipart/mixed;q=0.2, multipart/*;q=0.5, application/json;q=0.3', 'json'],
+    ['*/*;q=0.5, multipart/mixed;q=0.2, application/json;q=0.3', 'expo+json'],
+    ['multipart/*;q=0.2, */*;q=0.9, application/json;q=0.3', 'expo+json'],
+    ['multipart/*;q=0.2, */*;q=0.9, application/*;q=0.1', 'multipart'],
+    ['application/json;q=0.3, multipart/*;q=0.3, */*;q=0.1', 'multipart'],
+    ['application/json;q=0.3, */*;q=0.3', 'multipart'],
+    ['application/json;q=0.3, */*;q=0.2', 'json'],
+    ['application/json;q=0.3, text/*;q=0.9, */*;q=0.1', 'json'],
   ])('accept %j → %s', (accept, expected) => {
     expect(negotiateManifestFormat(accept)).toBe(expected);
+  });
+});
+
+describe('clientIdOf', () => {
+  it.each([
+    ['absent', undefined, undefined],
+    ['empty', '', undefined],
+    ['one character', 'a', 'a'],
+    ['256 characters', 'x'.repeat(256), 'x'.repeat(256)],
+    ['257 characters: too long to be an install id', 'x'.repeat(257), undefined],
+  ])('%s', (_, id, expected) => {
+    expect(request.clientIdOf(pickHeadersOf(id === undefined ? {} : { 'eas-client-id': id }))).toBe(expected);
   });
 });
 
@@ -90,7 +111,7 @@ describe('refusalNamespaceOf: a refusal names the headers of the namespace the c
     // Headers that are not manifest headers say nothing about the client.
     [{ 'eas-client-id': 'x', 'expo-recent-failed-update-ids': '"a"', 'ota-platform': 'ios' }, 'ota', 'ota'],
   ] as const)('%j read as %s → %s', (headers, read, ns) => {
-    expect(refusalNamespaceOf(headers, read)).toBe(ns);
+    expect([read, refusalNamespaceOf(headers)]).toEqual([namespaceOf(headers), ns]);
   });
 
   it.each([
@@ -341,6 +362,28 @@ describe('the shortcut for a track in memory gives what the full parse gives', (
       expect(shortcut).toEqual({ ...full, found });
       expect(lookups).toEqual(['production\nios\n1.0.0']);
     } else expect(shortcut).toEqual(full);
+  });
+
+  it('a request whose track it finds is not parsed again; one with a malformed id is', () => {
+    const parse = vi.spyOn(ManifestRequest, 'safeParse');
+    try {
+      const found = { track: 'in memory' };
+      const lookup = () => found;
+      expect(parseManifestRequest({ ...track, 'expo-current-update-id': id }, lookup)).toMatchObject({
+        ok: true,
+        found,
+      });
+      expect(parseManifestRequest({ ...track, 'expo-embedded-update-id': id }, lookup)).toMatchObject({ ok: true });
+      expect(parseManifestRequest(track, lookup)).toMatchObject({ ok: true });
+      expect(parse).not.toHaveBeenCalled();
+      expect(parseManifestRequest({ ...track, 'expo-current-update-id': 'latest' }, lookup)).toMatchObject({
+        ok: false,
+      });
+      expect(parseManifestRequest({ ...track, 'expo-embedded-update-id': 'x' }, lookup)).toMatchObject({ ok: false });
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('a key it does not find is parsed in full, and a track that does not validate is refused', () => {

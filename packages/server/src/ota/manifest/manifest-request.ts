@@ -31,8 +31,8 @@ function qualityOf(accept: string, mediaType: string): number {
   const [type, subtype] = mediaType.split('/');
   let best = { specificity: -1, q: 0 };
   for (const range of accept.split(',')) {
-    const [name = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
-    const [rangeType, rangeSubtype] = name.split('/');
+    const [name, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const [rangeType, rangeSubtype] = name!.split('/');
     const specificity =
       rangeType === type && rangeSubtype === subtype
         ? 2
@@ -125,8 +125,8 @@ export function namespaceOf(picked: PickedHeaders): ManifestNamespace {
  * expo-updates client, even one that also sent `ota-…` ones: telling it to send `ota-platform` would
  * send its team the wrong way.
  */
-export function refusalNamespaceOf(picked: PickedHeaders, read: ManifestNamespace): ManifestNamespace {
-  return read === 'expo' || sent(picked, 'expo', ALL_FIELDS) > 0 ? 'expo' : 'ota';
+export function refusalNamespaceOf(picked: PickedHeaders): ManifestNamespace {
+  return sent(picked, 'expo', ALL_FIELDS) > 0 ? 'expo' : 'ota';
 }
 
 /** A manifest request that passed validation, with its track if the lookup found it. */
@@ -190,7 +190,7 @@ export function parseManifestRequest<T>(
 ): ValidManifestRequest<T> | RefusedManifestRequest {
   const ns = namespaceOf(picked);
   const parsed = parseIn(picked, ns, lookup);
-  return parsed.ok || refusalNamespaceOf(picked, ns) === ns ? parsed : parseIn(picked, 'expo', lookup);
+  return parsed.ok || refusalNamespaceOf(picked) === ns ? parsed : parseIn(picked, 'expo', lookup);
 }
 
 function parseIn<T>(
@@ -228,10 +228,11 @@ function parseIn<T>(
     code: 'VALIDATION_FAILED',
     message: `The manifest request needs valid ${names.platform}, ${names.runtimeVersion} and ${names.channel} headers; see details.fields.`,
     details: {
-      fields: parsed.error.issues.map((issue) => {
-        const field = issue.path[0] as keyof typeof fields | undefined;
-        return { path: `headers.${field ? names[field] : 'headers'}`, message: issue.message };
-      }),
+      // Every issue of an object schema names its field.
+      fields: parsed.error.issues.map((issue) => ({
+        path: `headers.${names[issue.path[0] as keyof typeof fields]}`,
+        message: issue.message,
+      })),
     },
   };
 }
