@@ -37,20 +37,17 @@ function protocolHeaders(ns: ManifestNamespace): Readonly<Record<string, string>
   };
 }
 
-const answersOf = (
+function answersOf(
   make: (ns: ManifestNamespace, format: ManifestFormat) => ManifestAnswer | undefined,
-): ManifestAnswers =>
-  Object.fromEntries(
+): ManifestAnswers {
+  return Object.fromEntries(
     MANIFEST_NAMESPACES.map((ns) => [ns, Object.fromEntries(FORMATS.map((format) => [format, make(ns, format)]))]),
   ) as ManifestAnswers;
+}
 
-const noContent = (ns: ManifestNamespace, noRelease: boolean): ManifestAnswer => ({
-  status: 204,
-  headers: PROTOCOL_HEADERS[ns],
-  body: undefined,
-  label: 'no-update',
-  noRelease,
-});
+function noContent(ns: ManifestNamespace, noRelease: boolean): ManifestAnswer {
+  return { status: 204, headers: PROTOCOL_HEADERS[ns], body: undefined, label: 'no-update', noRelease };
+}
 
 /**
  * A signed manifest or directive in the structure the client accepts: multipart/mixed with the

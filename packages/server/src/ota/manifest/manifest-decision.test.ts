@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { rolloutBucket } from '../rollout/rollout-bucket.js';
-import { entryAnswers, NO_RELEASE, OUTSIDE_ROLLOUT, upToDateAnswers } from './manifest-answer.js';
-import { decideManifest, manifestAnswer, type ServedEntry, type TrackEntry } from './manifest-decision.js';
-import { type SignedManifest, signedManifestOf } from './manifest-response.js';
+import type { ManifestAnswer } from './manifest-answer.js';
+import { decideManifest, type ServedEntry, type TrackEntry } from './manifest-decision.js';
+import type { SignedManifest } from './manifest-response.js';
 
 const ID = '5b0c4f8e-3d7a-4b8e-9f59-1c2d3e4f5a6b';
 const EMBEDDED = '0f0e0d0c-0b0a-4909-8807-060504030201';
@@ -30,48 +30,61 @@ describe('decideManifest', () => {
   });
 });
 
-const signed = (id: string, ns: 'ota' | 'expo'): SignedManifest =>
-  signedManifestOf(id, {
-    namespace: ns,
-    certificate: 'test',
-    body: `{"id":"${id}"}`,
-    signature: `sig="${id}"`,
-    assetBaseUrl: null,
-  });
-const served = (kind: 'release' | 'directive', id: string, fallback = false): ServedEntry => ({
-  kind,
-  id,
-  answers: entryAnswers({ ota: signed(id, 'ota'), expo: signed(id, 'expo') }, kind, fallback),
-});
-const upToDate = upToDateAnswers(
-  signedManifestOf(
-    'noUpdateAvailable',
-    { namespace: 'expo', certificate: 'test', body: '{}', signature: 's', assetBaseUrl: null },
-    'directive',
-  ),
-);
 const HEAD = '0a0a0a0a-0000-4000-8000-00000000000a';
 const FALLBACK = '0b0b0b0b-0000-4000-8000-00000000000b';
-const inside = Array.from({ length: 100 }, (_, i) => `device-${i}`).find((id) => rolloutBucket(id, HEAD) < 50)!;
-const outside = Array.from({ length: 100 }, (_, i) => `device-${i}`).find((id) => rolloutBucket(id, HEAD) >= 50)!;
-const tracks: Record<string, TrackEntry> = {
-  empty: { head: undefined, rollout: undefined, fallback: undefined },
-  release: { head: served('release', HEAD), rollout: undefined, fallback: undefined },
-  directive: { head: served('directive', HEAD), rollout: undefined, fallback: undefined },
-  'rollout, first release': {
-    head: served('release', HEAD),
-    rollout: { releaseId: HEAD, percent: 50, state: 'running' },
-    fallback: undefined,
-  },
-  rollout: {
-    head: served('release', HEAD),
-    rollout: { releaseId: HEAD, percent: 50, state: 'running' },
-    fallback: served('release', FALLBACK, true),
-  },
-};
+const devices = Array.from({ length: 100 }, (_, i) => `device-${i}`);
+const inside = devices.find((id) => rolloutBucket(id, HEAD) < 50)!;
+const outside = devices.find((id) => rolloutBucket(id, HEAD) >= 50)!;
+
+/**
+ * The modules under test loaded afresh, and answers made with them: their module-level tables are
+ * then made inside the test, so mutation testing sees them as the test's own.
+ */
+async function fixtures() {
+  vi.resetModules();
+  const { entryAnswers, NO_RELEASE, OUTSIDE_ROLLOUT, upToDateAnswers } = await import('./manifest-answer.js');
+  const { manifestAnswer } = await import('./manifest-decision.js');
+  const { signedManifestOf } = await import('./manifest-response.js');
+  const signed = (id: string, ns: 'ota' | 'expo'): SignedManifest =>
+    signedManifestOf(id, {
+      namespace: ns,
+      certificate: 'test',
+      body: `{"id":"${id}"}`,
+      signature: `sig="${id}"`,
+      assetBaseUrl: null,
+    });
+  const served = (kind: 'release' | 'directive', id: string, fallback = false): ServedEntry => ({
+    kind,
+    id,
+    answers: entryAnswers({ ota: signed(id, 'ota'), expo: signed(id, 'expo') }, kind, fallback),
+  });
+  const upToDate = upToDateAnswers(
+    signedManifestOf(
+      'noUpdateAvailable',
+      { namespace: 'expo', certificate: 'test', body: '{}', signature: 's', assetBaseUrl: null },
+      'directive',
+    ),
+  );
+  const tracks: Record<string, TrackEntry> = {
+    empty: { head: undefined, rollout: undefined, fallback: undefined },
+    release: { head: served('release', HEAD), rollout: undefined, fallback: undefined },
+    directive: { head: served('directive', HEAD), rollout: undefined, fallback: undefined },
+    'rollout, first release': {
+      head: served('release', HEAD),
+      rollout: { releaseId: HEAD, percent: 50, state: 'running' },
+      fallback: undefined,
+    },
+    rollout: {
+      head: served('release', HEAD),
+      rollout: { releaseId: HEAD, percent: 50, state: 'running' },
+      fallback: served('release', FALLBACK, true),
+    },
+  };
+  return { signed, tracks, upToDate, manifestAnswer, NO_RELEASE, OUTSIDE_ROLLOUT };
+}
 
 /** What a device is answered, as the status, the metrics label and the id in the body. */
-const what = (answer: ReturnType<typeof manifestAnswer>) =>
+const what = (answer: ManifestAnswer | undefined) =>
   answer &&
   `${answer.status} ${answer.label}${answer.noRelease ? ' (no release)' : ''}${answer.body ? ` ${/"id":"([^"]*)"/.exec(answer.body.toString())?.[1] ?? 'noUpdateAvailable'}` : ''}`;
 
@@ -93,7 +106,8 @@ describe('manifestAnswer: the answer a loaded track gives a device', () => {
     ['rollout', 'expo', 'multipart', FALLBACK, outside, '200 no-update noUpdateAvailable'],
     ['rollout, first release', 'expo', 'multipart', undefined, outside, '204 no-update'],
     ['rollout, first release', 'ota', 'json', undefined, inside, `200 update ${HEAD}`],
-  ] as const)('%s track, %s %s, running %s, client %s → %s', (track, ns, format, current, clientId, expected) => {
+  ] as const)('%s track, %s %s, running %s, client %s → %s', async (track, ns, format, current, clientId, expected) => {
+    const { tracks, manifestAnswer, upToDate } = await fixtures();
     const request = { currentUpdateId: current, embeddedUpdateId: track === 'directive' ? EMBEDDED : undefined };
     expect(what(manifestAnswer(tracks[track]!, request, ns, format, clientId, upToDate))).toBe(expected);
   });
@@ -102,18 +116,23 @@ describe('manifestAnswer: the answer a loaded track gives a device', () => {
     ['multipart', 'multipart/mixed; boundary=', true],
     ['expo+json', 'application/expo+json', false],
     ['json', 'application/json; charset=utf-8', false],
-  ] as const)('a %s answer is %s, its body the signed bytes in that structure', (format, contentType, multipart) => {
-    for (const ns of ['ota', 'expo'] as const) {
-      const answer = tracks.release!.head!.answers[ns][format]!;
-      const manifest = signed(HEAD, ns);
-      expect(answer.headers['content-type']!.startsWith(contentType)).toBe(true);
-      expect(answer.body).toEqual(multipart ? manifest.multipart : manifest.json);
-      expect(answer.headers['cache-control']).toBe('private, max-age=0');
-      expect(answer.headers[`${ns}-signature`]).toBe(multipart ? undefined : `sig="${HEAD}"`);
-    }
-  });
+  ] as const)(
+    'a %s answer is %s, its body the signed bytes in that structure',
+    async (format, contentType, multipart) => {
+      const { tracks, signed } = await fixtures();
+      for (const ns of ['ota', 'expo'] as const) {
+        const answer = tracks.release!.head!.answers[ns][format]!;
+        const manifest = signed(HEAD, ns);
+        expect(answer.headers['content-type']!.startsWith(contentType)).toBe(true);
+        expect(answer.body).toEqual(multipart ? manifest.multipart : manifest.json);
+        expect(answer.headers['cache-control']).toBe('private, max-age=0');
+        expect(answer.headers[`${ns}-signature`]).toBe(multipart ? undefined : `sig="${HEAD}"`);
+      }
+    },
+  );
 
-  it('answers carry the protocol headers of their namespace, and JSON ones the signature', () => {
+  it('answers carry the protocol headers of their namespace, and JSON ones the signature', async () => {
+    const { tracks, NO_RELEASE, OUTSIDE_ROLLOUT } = await fixtures();
     const answer = tracks.release!.head!.answers;
     expect(answer.ota.json!.headers).toMatchObject({ 'ota-protocol-version': '1', 'ota-signature': `sig="${HEAD}"` });
     expect(answer.expo['expo+json']!.headers['content-type']).toBe('application/expo+json');

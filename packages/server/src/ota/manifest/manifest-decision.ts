@@ -15,8 +15,9 @@ export interface ServedEntry {
 /** What a loaded track serves: its head, the head's rollout, and the fallback. */
 export type TrackEntry = Timeline<ServedEntry>;
 
-const sameId = (a: string | undefined, b: string | undefined): boolean =>
-  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+function sameId(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+}
 
 /**
  * Spec rules 1–3 and the directives, for the entry the device gets (chooseEntry): nothing → 204; a

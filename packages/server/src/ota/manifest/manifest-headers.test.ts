@@ -1,23 +1,23 @@
 import { once } from 'node:events';
 import http, { type IncomingMessage } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
-import {
-  fieldHeader,
-  headersOfRole,
-  MANIFEST_REQUEST_HEADERS,
-  pickHeaders,
-  pickHeadersOf,
-  requestHeaders,
-  sharedHeader,
-} from './manifest-headers.js';
+import { describe, expect, it, vi } from 'vitest';
+import { MANIFEST_REQUEST_HEADERS, type PickedHeaders } from './manifest-headers.js';
 
 const NAMES = MANIFEST_REQUEST_HEADERS.map((header) => header.name);
 /** The picked value of a header, by name. */
-const pickedValue = (picked: ReturnType<typeof pickHeaders>, name: string) => picked[NAMES.indexOf(name)];
+const pickedValue = (picked: PickedHeaders, name: string) => picked[NAMES.indexOf(name)];
+
+/** The module loaded afresh: its tables are then made inside the test, where mutation testing sees them. */
+async function fresh() {
+  vi.resetModules();
+  return import('./manifest-headers.js');
+}
 
 describe('the table', () => {
-  it('declares the headers of both namespaces and the shared ones, each once', () => {
+  it('declares the headers of both namespaces and the shared ones, each once', async () => {
+    const { MANIFEST_REQUEST_HEADERS } = await fresh();
+    const NAMES = MANIFEST_REQUEST_HEADERS.map((header) => header.name);
     expect(NAMES).toEqual([
       'accept',
       'eas-client-id',
@@ -41,11 +41,12 @@ describe('the table', () => {
     ['selects', ['`<ns>-current-update-id`', '`<ns>-embedded-update-id`', '`accept`', '`eas-client-id`']],
     ['refuses', ['`<ns>-protocol-version`']],
     ['reports', ['`expo-recent-failed-update-ids`', '`expo-fatal-error`']],
-  ] as const)('lists the %s headers for the OpenAPI text', (role, names) => {
-    expect(headersOfRole(role)).toEqual(names);
+  ] as const)('lists the %s headers for the OpenAPI text', async (role, names) => {
+    expect((await fresh()).headersOfRole(role)).toEqual(names);
   });
 
-  it('reads a field and a shared header from what it picked', () => {
+  it('reads a field and a shared header from what it picked', async () => {
+    const { pickHeaders, fieldHeader, sharedHeader } = await fresh();
     const picked = pickHeaders(['ota-channel-name', 'production', 'expo-channel-name', 'development', 'accept', '*/*']);
     expect(fieldHeader(picked, 'ota', 'channel')).toBe('production');
     expect(fieldHeader(picked, 'expo', 'channel')).toBe('development');
@@ -53,7 +54,8 @@ describe('the table', () => {
     expect(sharedHeader(picked, 'accept')).toBe('*/*');
   });
 
-  it("writes a namespace's request headers, leaving out absent fields", () => {
+  it("writes a namespace's request headers, leaving out absent fields", async () => {
+    const { requestHeaders } = await fresh();
     expect(
       requestHeaders('expo', { platform: 'ios', channel: 'production', currentUpdateId: undefined }),
     ).toStrictEqual({
@@ -64,7 +66,8 @@ describe('the table', () => {
 });
 
 describe('pickHeaders', () => {
-  it.each(NAMES)('picks %s, and only into its own place', (name) => {
+  it.each(NAMES)('picks %s, and only into its own place', async (name) => {
+    const { pickHeaders } = await fresh();
     const picked = pickHeaders([name, 'value', 'x-other', 'ignored']);
     expect(picked).toHaveLength(NAMES.length);
     expect(picked.flatMap((value, i) => (value === undefined ? [] : [[NAMES[i], value]]))).toEqual([[name, 'value']]);
@@ -80,14 +83,15 @@ describe('pickHeaders', () => {
     ['a lowercase name as long as one it reads', ['eas-client-ix', 'x'], 'eas-client-id', undefined],
     ['a name as long as one it reads is not it', ['expo-expect-signature', 'sig'], 'expo-protocol-version', undefined],
     ['upper case, as long as another name', ['OTA-CURRENT-UPDATE-ID', 'c'], 'ota-current-update-id', 'c'],
-  ] as const)('%s', (_case, raw, name, expected) => {
-    const picked = pickHeaders(raw);
+  ] as const)('%s', async (_case, raw, name, expected) => {
+    const picked = (await fresh()).pickHeaders(raw);
     expect(pickedValue(picked, name)).toBe(expected);
     // Nothing else is picked.
     expect(picked.filter((value) => value !== undefined)).toEqual(expected === undefined ? [] : [expected]);
   });
 
   it("agrees with Node's own request.headers, and with pickHeadersOf, over a real socket", async () => {
+    const { pickHeaders, pickHeadersOf, sharedHeader } = await fresh();
     const seen: IncomingMessage[] = [];
     const server = http.createServer((request, response) => {
       seen.push(request);
@@ -126,7 +130,8 @@ describe('pickHeaders', () => {
     expect(sharedHeader(picked, 'eas-client-id')).toBe('0c9c0b7e, second');
   });
 
-  it('pickHeadersOf joins repeated values as Node does', () => {
+  it('pickHeadersOf joins repeated values as Node does', async () => {
+    const { pickHeadersOf, sharedHeader } = await fresh();
     expect(sharedHeader(pickHeadersOf({ accept: ['a/b', 'c/d'] }), 'accept')).toBe('a/b, c/d');
   });
 });

@@ -46,7 +46,9 @@ const NAMES = MANIFEST_REQUEST_HEADERS.map((header) => header.name);
 
 /** A header's place in PickedHeaders. */
 const SLOT = new Map(NAMES.map((name, slot) => [name, slot]));
-const slotOfName = (name: string): number => SLOT.get(name)!;
+function slotOfName(name: string): number {
+  return SLOT.get(name)!;
+}
 const SHARED_SLOT = Object.fromEntries(Object.keys(SHARED_HEADERS).map((name) => [name, slotOfName(name)])) as Record<
   SharedHeader,
   number
@@ -61,10 +63,12 @@ const FIELD_SLOT = Object.fromEntries(
 /** The values of MANIFEST_REQUEST_HEADERS in one request, in the table's order; repeats joined with ", ". */
 export type PickedHeaders = ReadonlyArray<string | undefined>;
 
-export const sharedHeader = (picked: PickedHeaders, name: SharedHeader): string | undefined =>
-  picked[SHARED_SLOT[name]];
-export const fieldHeader = (picked: PickedHeaders, ns: ManifestNamespace, field: ManifestField): string | undefined =>
-  picked[FIELD_SLOT[ns][field]];
+export function sharedHeader(picked: PickedHeaders, name: SharedHeader): string | undefined {
+  return picked[SHARED_SLOT[name]];
+}
+export function fieldHeader(picked: PickedHeaders, ns: ManifestNamespace, field: ManifestField): string | undefined {
+  return picked[FIELD_SLOT[ns][field]];
+}
 
 /**
  * The table's names grouped by length: a name from the wire is found by its length and one or two

@@ -172,7 +172,9 @@ const HEADER_NAMES = { ota: manifestHeaders('ota'), expo: manifestHeaders('expo'
 
 /** The update id rule of ManifestRequest, for the shortcut below. */
 const UPDATE_ID = z.regexes.guid;
-const isUpdateIdOrAbsent = (id: string | undefined) => id === undefined || UPDATE_ID.test(id);
+function isUpdateIdOrAbsent(id: string | undefined): boolean {
+  return id === undefined || UPDATE_ID.test(id);
+}
 
 /**
  * Reads and validates the manifest request headers of either namespace. A refusal names the
@@ -237,5 +239,6 @@ function parseIn<T>(
   };
 }
 
-const valid = <T>(ns: ManifestNamespace, request: ManifestRequest, key: string, found: T | undefined) =>
-  ({ ok: true, ns, request, trackKey: key, runningUpdateId: runningUpdateOf(request), found }) as const;
+function valid<T>(ns: ManifestNamespace, request: ManifestRequest, key: string, found: T | undefined) {
+  return { ok: true, ns, request, trackKey: key, runningUpdateId: runningUpdateOf(request), found } as const;
+}
