@@ -50,7 +50,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...MEASURED_ALONE, ...END_TO_END],
           // One worker per core. Vitest's own default keeps a core for itself (cores - 1), which on
           // a 2-core machine runs every file one after another, each mostly loading modules on one
-          // core (docs/decisions.md, "npm test uses every core").
+          // core (docs/decisions.md, "Tests and tooling").
           maxWorkers: '100%',
         },
       },

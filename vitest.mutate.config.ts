@@ -14,6 +14,8 @@ export default defineConfig({
       'packages/cli/src/bump/bump-arithmetic.test.ts',
       'packages/certificate-flow/test/funnel/funnel-reducer.test.ts',
       'packages/server/src/ota/manifest/manifest-request.test.ts',
+      'packages/server/src/ota/manifest/manifest-headers.test.ts',
+      'packages/server/src/ota/manifest/manifest-decision.test.ts',
     ],
   },
 });

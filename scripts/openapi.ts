@@ -2,7 +2,9 @@
  * npm run openapi — writes docs/openapi.json: the OpenAPI document the server serves at
  * /docs/json, from a server built on the embedded development defaults (every area on, the local
  * object store) in a throwaway DATA_DIR. Nothing listens; the document comes from app.swagger().
- * packages/server/test/openapi/openapi-document.test.ts fails when the file is out of date.
+ * It also writes docs/errors.md, the error catalogue the document links.
+ * packages/server/test/openapi/openapi-document.test.ts and test/error-catalogue.test.ts fail when
+ * either file is out of date.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,7 @@ import { buildApp } from '../packages/server/src/app.js';
 import { loadConfig } from '../packages/server/src/config/config.js';
 import { applyDevelopmentDefaults } from '../packages/server/src/config/development-defaults.js';
 import { openapiDocumentText } from '../packages/server/src/http/openapi-document.js';
+import { ERRORS_FILE, errorCatalogueMarkdown } from './error-catalogue.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_FILE = path.join(ROOT, 'docs/openapi.json');
@@ -27,7 +30,8 @@ try {
   } finally {
     await app.close();
   }
-  process.stdout.write(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}\n`);
+  fs.writeFileSync(ERRORS_FILE, errorCatalogueMarkdown());
+  for (const file of [OPENAPI_FILE, ERRORS_FILE]) process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

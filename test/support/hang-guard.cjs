@@ -1,9 +1,11 @@
-// The suites' one time limit, shared by vitest.config.ts, apps/web/playwright.config.ts,
-// packages/expo/jest.config.cjs and the tests that start long-running processes. It is a hang guard,
-// not a speed requirement: a test waits on events and readiness (a line on stdout, /readyz answering,
-// a promise), never on how long something takes, so a slow or loaded machine makes a test slower and
-// never makes it fail; only a real hang meets this limit. CommonJS so that jest's CommonJS config can
-// require it too.
+// The suites' one time limit, shared by vitest.config.ts, the Playwright suites
+// (test/support/browser/suite-config.ts), packages/expo/jest.config.cjs and the tests that start
+// long-running processes. It is a hang guard, not a speed requirement: a test waits on events and
+// readiness (a line on stdout, /readyz answering, a promise), never on how long something takes, so
+// a slow or loaded machine makes a test slower and never makes it fail; only a real hang meets this
+// limit. (The one test that bounds time by design, release-day.test.ts's bound on the server's CPU
+// time per event-loop stretch, is not this limit; the README says why.) CommonJS so that jest's
+// CommonJS config can require it too.
 //
 // FERRY_TEST_HANG_GUARD_MS overrides it (e.g. lower it to find a hang sooner, raise it on a very slow machine).
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
-import { capture, expectAccessible, signIn, signOut } from './support/console-page.js';
+import { expectAccessible } from '../../../test/support/browser/accessibility.js';
+import { capture, signIn, signOut } from './support/console-page.js';
 import { deviceCheck, postgresProblem, type Stack, startStack } from './support/stack.js';
 
 /**

@@ -1,7 +1,7 @@
+import { expectAccessible } from '../../../test/support/browser/accessibility.js';
 import { expect, test } from './support/fixtures.js';
 import {
   dismissAlert,
-  expectAccessible,
   expectAlert,
   expectStep,
   fillIntro,

@@ -2,8 +2,10 @@ import { createDecipheriv } from 'node:crypto';
 import fs from 'node:fs';
 import { CERTIFICATE_PROVIDERS, documentLabelKey, providerLabelKey } from '@ferry/certificate-flow';
 import { CERTIFICATE_DOCUMENTS, type CertificateVendor } from '@ferry/contracts';
+import { expectAccessible } from '../../../test/support/browser/accessibility.js';
+import { CERTIFICATE_ENV } from '../../../test/support/browser/certificate-setup.js';
 import { expect, test } from './support/fixtures.js';
-import { expectAccessible, expectStep, fillIntro, introFields, PERSON, screenshot } from './support/funnel-page.js';
+import { expectStep, fillIntro, introFields, PERSON, screenshot } from './support/funnel-page.js';
 
 const decrypt = (payload: string, keyBase64: string): string => {
   const bytes = Buffer.from(payload, 'base64');
@@ -116,7 +118,7 @@ for (const { document, vendor, provider, inEnglish } of CASES) {
 
 // Runs after the six issuances above (one worker, file order): what the server logged about them.
 test('the server log never carries the identity numbers or the ciphertext', async () => {
-  const log = fs.readFileSync(process.env.FERRY_E2E_SERVER_LOG ?? '', 'utf8');
+  const log = fs.readFileSync(process.env[CERTIFICATE_ENV.serverLog] ?? '', 'utf8');
   expect(log.length).toBeGreaterThan(0);
   expect(log).not.toMatch(new RegExp(`(?<!\\d)(${PERSON.back}|${PERSON.front})(?!\\d)`));
   expect(log).not.toMatch(/identityEnc"\s*:\s*"[A-Za-z0-9+/]/);

@@ -1,14 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
+import { expectAccessible } from '../../../test/support/browser/accessibility.js';
 import { expect, test } from './support/fixtures.js';
-import {
-  escapeRegExp,
-  expectAccessible,
-  expectStep,
-  fillIntro,
-  introFields,
-  PERSON,
-  screenshot,
-} from './support/funnel-page.js';
+import { escapeRegExp, expectStep, fillIntro, introFields, PERSON, screenshot } from './support/funnel-page.js';
 
 test.describe('invalid input is blocked in the page', () => {
   test('empty and malformed details stay on intro with inline errors (no dialog) and send nothing', async ({

@@ -1,6 +1,7 @@
 import { createCertificateI18n, SUPPORTED_LANGUAGES, translatorOf } from '@ferry/certificate-flow';
+import { expectAccessible } from '../../../test/support/browser/accessibility.js';
 import { expect, test } from './support/fixtures.js';
-import { expectAccessible, expectStep, introFields, PERSON } from './support/funnel-page.js';
+import { expectStep, introFields, PERSON } from './support/funnel-page.js';
 
 test('the page is in the chosen language, with lang, title, service heading and favicon', async ({
   page,

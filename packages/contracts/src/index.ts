@@ -1,4 +1,5 @@
 export * from './certificates/index.js';
+export * from './error-catalogue.js';
 export * from './errors.js';
 export * from './ferry-error.js';
 export * from './ota/asset-gc.js';

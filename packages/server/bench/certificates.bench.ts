@@ -14,9 +14,8 @@
  * Measurement notes (see docs/benchmarks.md, "Certificates"):
  * - Overhead is Fastify's reply.elapsedTime (request received → response sent) minus the time the
  *   request awaited the vendor; object-storage time is Ferry's own work and stays in it.
- * - The baseline readers arrive spread over one second like the flows' users. They used to fire all
- *   200 first reads in the same millisecond, so the baseline measured queueing behind that burst
- *   (p99 ≈ 300–500 ms) rather than a read.
+ * - The baseline readers arrive spread over one second like the flows' users: 200 first reads in
+ *   the same millisecond would measure queueing behind that burst rather than a read.
  * - Users and simulators share the machine's cores with the server; they run at nice 19 and their
  *   CPU during the flows is printed next to the server's (see LOAD_NICE).
  * - BENCH_WARMUP_ROUNDS whole rounds (5) are not counted; then BENCH_ROUNDS rounds are pooled
@@ -116,10 +115,9 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(
  * folders are removed together after everything is measured.
  *
  * Both choices keep other programs' file deletions out of the measurement. On ext4 without a
- * journal (this machine's disk) creating a file checks and skips every inode of its block group
- * freed in the last 60–300 s, so after a test suite has churned the system temp folder a new file
- * there cost ~0.8–1 ms of kernel time, against ~0.15 ms under the project; removing the SQLite
- * run's ~900 files before the PostgreSQL run did the same to the PostgreSQL run.
+ * journal creating a file checks and skips every inode of its block group freed in the last
+ * 60–300 s, so a folder where a test suite (or the SQLite run's cleanup) has just deleted many
+ * files makes every file creation slower, and that would be counted as Ferry's time.
  */
 const DATA_PARENT = process.env.BENCH_DATA_DIR ?? fileURLToPath(new URL('../../../data', import.meta.url));
 fs.mkdirSync(DATA_PARENT, { recursive: true });

@@ -1,8 +1,8 @@
 /**
  * Downloads for bench:manifest (f), made by curl (Debian package `curl`): a process of its own, as a
- * device is. Timed by this process, a download also paid for the benchmark's own work: it had just
- * built and uploaded 15 MiB of bundles, and its collections and the copying of each chunk into
- * JavaScript landed in the figure (docs/benchmarks.md, run 14).
+ * device is. Timed by this process, a download would also pay for the benchmark's own work (it has
+ * just built and uploaded 15 MiB of bundles): its collections and the copying of each chunk into
+ * JavaScript would land in the figure.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';

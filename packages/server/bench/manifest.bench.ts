@@ -361,8 +361,8 @@ async function main(): Promise<number> {
         failures.push(`round ${round}: the newest release of 1.0.999 is not served`);
 
       // (e): pairs of slices, each on an instance started a moment before, the 1,000 tracks first
-      // (the new process's first requests), then one track. Whole 10 s runs compared two moments
-      // of a VM whose speed moved by a third between them (docs/benchmarks.md, run 28).
+      // (the new process's first requests), then one track, so both sides of a ratio see the same
+      // moment of the machine; whole 10 s runs would compare two moments of a shared VM.
       // The same without the start-up warm-up (MANIFEST_WARM_UP_REQUESTS=0), alternating with it,
       // shows what the warm-up changes; the last start has it, as deployed, for (f).
       const restarted: Record<'e' | 'one' | 'cold' | 'coldOne', WrkResult[]> = {

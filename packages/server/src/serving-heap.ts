@@ -1,55 +1,17 @@
-import { createHook } from 'node:async_hooks';
 import v8 from 'node:v8';
 
 /**
- * Prepares V8 for a serving process: done once, before the server allocates anything it serves
- * with. Two things, each found in bench:manifest and measured in docs/benchmarks.md:
+ * Prepares V8 for a serving process, once, before the server allocates anything it serves with:
+ * allocation-site pretenuring off.
  *
- * 1. Allocation-site pretenuring off. V8 watches how many objects of each allocation site survive
- *    young-generation collections and, past a threshold, allocates that site's objects straight in
- *    the old generation. A manifest request's objects (Node's request, response and header objects)
- *    live for about a millisecond, but in some process starts the feedback of the first moments
- *    marked their sites long-lived: every request then filled the old generation, which needed a
- *    full mark-compact several times a second. Flags V8 reads at collection time apply from then on.
- * 2. The shape of Node's process.nextTick record kept alive (keepTickObjectShape).
+ * V8 watches how many objects of each allocation site survive young-generation collections and,
+ * past a threshold, allocates that site's objects straight in the old generation. A request's
+ * objects (Node's request, response and header objects) live for about a millisecond, but in some
+ * process starts the feedback of the first moments (the start-up load of every track) marked their
+ * sites long-lived: every request then filled the old generation, and the process ran full
+ * mark-compacts several times a second for as long as it lived. Whether a start goes that way is
+ * chance; `npm run bench:server-starts` starts the server many times with and without this.
  */
 export function tuneHeapForServing(): void {
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
-  keepTickObjectShape();
-}
-
-/** One of Node's own nextTick records, held for the life of the process (keepTickObjectShape). */
-let tickObjectShape: object | undefined;
-
-/**
- * Keeps one record of `process.nextTick` alive for the life of the process, so that every later
- * record gets the same hidden class (map) as this one.
- *
- * Node makes each record with an object literal whose first keys are symbols; its map is reached
- * from the map of `{}` through transitions that V8 holds weakly. When a major collection runs while
- * no record is alive, those maps die, and the next record needs a new one, which the literal's
- * inline cache has not seen; and if `{}` has 1,536 transitions by then (V8's limit; each object
- * built key by key from `{}` with a first key not seen before adds one, until a collection finds it
- * dead), the new map cannot be linked at all, and every record makes a map of its own. Either way
- * V8 then builds records in its runtime, and a manifest answer makes several: docs/benchmarks.md
- * has what that cost an instance that had published 1,000 releases. A living record keeps its
- * maps, and with them the transitions.
- *
- * The record is caught by an async hook that is on only for the one nextTick made here; a hook
- * left on would cost every asynchronous operation. The V8 of Node 26 keeps the map without it
- * (test/serving-heap.test.ts shows the hazard on 22 and 24 only); there it costs one record.
- */
-export function keepTickObjectShape(): void {
-  if (tickObjectShape) return;
-  const hook = createHook({
-    init(_asyncId, type, _triggerAsyncId, resource) {
-      if (type === 'TickObject') tickObjectShape ??= resource;
-    },
-  });
-  hook.enable();
-  try {
-    process.nextTick(() => {});
-  } finally {
-    hook.disable();
-  }
 }

@@ -1,27 +1,16 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expectAccessible } from '../../../../test/support/browser/accessibility.js';
+import { screenshotsIn } from '../../../../test/support/browser/screenshots.js';
 
 /** Screenshots of every page at both sizes, kept as test artifacts (and attached to the report). */
-export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+const screenshot = screenshotsIn(fileURLToPath(new URL('../../test-results/screenshots', import.meta.url)));
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
-/** axe-core: nothing serious or critical, on whatever is on screen now. */
-export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
 /** At desktop and phone width: no serious axe violation, no sideways scrolling, a full-page PNG each. */
 export async function capture(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   for (const [size, viewport] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
@@ -40,8 +29,7 @@ export async function capture(page: Page, testInfo: TestInfo, name: string): Pro
         );
     }, viewport.width);
     expect(overflowing).toEqual([]);
-    const file = path.join(SCREENSHOT_DIR, `${name}-${size}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    const file = await screenshot(page, `${name}-${size}`);
     await testInfo.attach(`${name}-${size}`, { path: file, contentType: 'image/png' });
   }
   await page.setViewportSize(DESKTOP);

@@ -1,17 +1,20 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import {
+  FROM_SOURCES,
+  type ServerProcess,
+  startServerProcess,
+} from '../../../../test/support/browser/server-process.js';
 
 const consoleDir = fileURLToPath(new URL('../..', import.meta.url));
 const repoDir = path.resolve(consoleDir, '../..');
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const tsx = ['--conditions=@ferry/source', '--import', 'tsx'];
 
 /** Why PostgreSQL cannot be used, or undefined when it can (CI fails instead of skipping). */
 export async function postgresProblem(): Promise<string | undefined> {
@@ -29,11 +32,15 @@ export async function postgresProblem(): Promise<string | undefined> {
   }
 }
 
-export interface Instance {
+/** The line console-server.ts prints once it listens. */
+interface InstanceAddress {
   url: string;
   releaseToken: string;
   tokens: { viewer?: string; releaser?: string };
-  child: ChildProcess;
+}
+
+export interface Instance extends InstanceAddress {
+  stop: ServerProcess<InstanceAddress>['stop'];
 }
 
 export interface Stack {
@@ -42,17 +49,6 @@ export interface Stack {
   /** `ferry publish` through the CLI against instance A; resolves with the new release id. */
   publish(runtimeVersion: string, message: string, flags?: string[], env?: Record<string, string>): Promise<string>;
   close(): Promise<void>;
-}
-
-function readLine(child: ChildProcess, log: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const lines = readline.createInterface({ input: child.stdout! });
-    lines.once('line', (line) => {
-      lines.close();
-      resolve(line);
-    });
-    child.once('exit', (code) => reject(new Error(`console e2e server exited (${code}); see ${log}`)));
-  });
 }
 
 /**
@@ -69,18 +65,14 @@ export async function startStack(name: string): Promise<Stack> {
   url.pathname = `/${database}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-console-e2e-'));
   const logDir = path.join(consoleDir, 'test-results');
-  fs.mkdirSync(logDir, { recursive: true });
 
   const start = async (label: string, env: Record<string, string>): Promise<Instance> => {
-    const logFile = path.join(logDir, `${name}-server-${label}.log`);
-    const log = fs.openSync(logFile, 'w');
-    const child = spawn(process.execPath, [...tsx, path.join(consoleDir, 'e2e/support/console-server.ts')], {
+    const server = await startServerProcess<InstanceAddress>(path.join(consoleDir, 'e2e/support/console-server.ts'), {
       cwd: repoDir,
-      stdio: ['ignore', 'pipe', log],
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: url.toString(), DATA_DIR: dataDir, ...env },
+      logFile: path.join(logDir, `${name}-server-${label}.log`),
+      env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir, ...env },
     });
-    child.once('exit', () => fs.closeSync(log));
-    return { ...JSON.parse(await readLine(child, logFile)), child };
+    return { ...server.address, stop: server.stop };
   };
   // A first: it creates the shared development key and token that B then reads.
   const a = await start('a', { FERRY_E2E_TOKENS: '1' });
@@ -92,7 +84,7 @@ export async function startStack(name: string): Promise<Stack> {
     publish: async (runtimeVersion, message, flags = [], env = {}) => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        [...tsx, path.join(consoleDir, 'e2e/support/ferry-publish.ts'), runtimeVersion, message, ...flags],
+        [...FROM_SOURCES, path.join(consoleDir, 'e2e/support/ferry-publish.ts'), runtimeVersion, message, ...flags],
         { cwd: repoDir, env: { ...process.env, OTA_SERVER_URL: a.url, OTA_RELEASE_TOKEN: a.releaseToken, ...env } },
       );
       const id = /published release ([0-9a-f-]{36})/.exec(stdout)?.[1];
@@ -100,11 +92,7 @@ export async function startStack(name: string): Promise<Stack> {
       return id;
     },
     close: async () => {
-      for (const instance of [a, b]) {
-        const exited = new Promise((resolve) => instance.child.once('exit', resolve));
-        instance.child.kill('SIGTERM');
-        await exited;
-      }
+      for (const instance of [a, b]) await instance.stop();
       const cleanup = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${database} with (force)`);

@@ -1,67 +1,11 @@
-import {
-  type CertificateLanguage,
-  createCertificateI18n,
-  DEFAULT_LANGUAGE,
-  type Translate,
-  translatorOf,
-} from '@ferry/certificate-flow';
-import type { CertificateVendor } from '@ferry/contracts';
-import { test as base, expect } from '@playwright/test';
+import { DEFAULT_LANGUAGE } from '@ferry/certificate-flow';
+import { test as certificateTest } from '../../../../test/support/browser/certificate-fixtures.js';
 import { LANGUAGE_STORAGE_KEY } from '../../src/i18n/web-i18n.js';
 
-/** A certificate call the page sent, exactly as it went over the wire. */
-export interface WireRequest {
-  url: string;
-  body: string;
-}
+export { expect } from '../../../../test/support/browser/certificate-fixtures.js';
 
-export interface Ferry {
-  url: string;
-  /** The user approves in the provider app: the simulator's newest pending session. */
-  approveLatest(vendor: CertificateVendor): Promise<void>;
-  /** Moves the simulator's clock, e.g. past the authentication's lifetime. */
-  advanceClock(vendor: CertificateVendor, ms: number): Promise<void>;
-  /** An assignment of the development user whose certificateVendor is `vendor`. */
-  createAssignment(vendor: CertificateVendor): Promise<string>;
-  /** A certified user token from the development sign-in (what the page uses). */
-  userToken(): Promise<string>;
-  /** The AES key the development server hands to the page. */
-  aesKey(): Promise<string>;
-}
-
-const env = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run through playwright.config.ts (global setup)`);
-  return value;
-};
-
-const simulatorUrl = (vendor: CertificateVendor) => env(`FERRY_E2E_${vendor}_URL`);
-
-async function control(vendor: CertificateVendor, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${simulatorUrl(vendor)}/_control${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.ok, `${method} /_control${path} on ${vendor}: ${response.status}`).toBe(true);
-  return response.json();
-}
-
-export interface LanguageOptions {
-  /** The language the person uses (a project option in playwright.config.ts); Korean by default. */
-  language: CertificateLanguage;
-}
-
-export const test = base.extend<
-  { ferry: Ferry; certificateRequests: WireRequest[]; t: Translate },
-  // Worker-scoped so a spec can read it while deciding which of its cases a language runs.
-  LanguageOptions
->({
-  language: [DEFAULT_LANGUAGE, { option: true, scope: 'worker' }],
-
-  /** The page's words in the test's language, from the same catalogue the page renders. */
-  t: async ({ language }, use) => use(translatorOf(createCertificateI18n(language))),
-
+/** The certificate suites' fixtures, and the web page's remembered language. */
+export const test = certificateTest.extend({
   // A person who chose another language before: the page finds it remembered. Korean needs nothing
   // (it is what a first visit shows). Only a missing choice is filled, so a switch in the test sticks.
   page: async ({ page, language }, use) => {
@@ -75,59 +19,4 @@ export const test = base.extend<
     }
     await use(page);
   },
-
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
-  baseURL: async ({}, use) => use(env('FERRY_E2E_URL')),
-
-  ferry: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
-    async ({}, use) => {
-      const url = env('FERRY_E2E_URL');
-      // Every test starts with fresh simulators: no sessions, real time.
-      await control('VENDOR_A', 'POST', '/reset');
-      await control('VENDOR_B', 'POST', '/reset');
-      await use({
-        url,
-        approveLatest: async (vendor) => {
-          await control(vendor, 'POST', '/sessions/latest/approve');
-        },
-        advanceClock: async (vendor, ms) => {
-          await control(vendor, 'POST', '/clock', { advanceMs: ms });
-        },
-        createAssignment: async (vendor) => {
-          const response = await fetch(`${url}/v2/operator/assignments`, {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${env('FERRY_E2E_OPERATOR_TOKEN')}`,
-              'content-type': 'application/json',
-            },
-            body: JSON.stringify({ userId: 'dev-user', certificateVendor: vendor, title: 'e2e' }),
-          });
-          expect(response.status).toBe(201);
-          return ((await response.json()) as { assignment: { id: string } }).assignment.id;
-        },
-        userToken: async () => {
-          const response = await fetch(`${url}/dev/sign-in`, { method: 'POST' });
-          return ((await response.json()) as { token: string }).token;
-        },
-        aesKey: async () => {
-          const response = await fetch(`${url}/dev/web-config`);
-          return ((await response.json()) as { certAesKey: string }).certAesKey;
-        },
-      });
-    },
-    { auto: true },
-  ],
-
-  certificateRequests: async ({ page }, use) => {
-    const seen: WireRequest[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().includes('/v2/user/certificate/')) {
-        seen.push({ url: request.url(), body: request.postData() ?? '' });
-      }
-    });
-    await use(seen);
-  },
 });
-
-export { expect };

@@ -1,13 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { documentLabelKey, type IntroField, type Translate } from '@ferry/certificate-flow';
 import type { CertificateDocument } from '@ferry/contracts';
 import { expect, type Page } from '@playwright/test';
+import { screenshotsIn } from '../../../../test/support/browser/screenshots.js';
 
 /** Screenshots of every step, kept as test artifacts (gitignored). */
-export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+export const screenshot = screenshotsIn(fileURLToPath(new URL('../../test-results/screenshots', import.meta.url)));
 
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -45,20 +43,6 @@ export async function expectStep(page: Page, t: Translate, step: Step): Promise<
   const heading = page.getByRole('heading', { level: 2, name: stepHeading(t, step) });
   await expect(heading).toBeVisible();
   await expect(heading).toBeFocused();
-}
-
-/** axe-core: nothing serious or critical, on whatever is on screen now. */
-export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
 /** The intro's controls, found by the words a person reads in the test's language. */

@@ -20,7 +20,7 @@ export type Env = Record<string, string | undefined>;
  * the job). An entry is reused only when its key, taken again now, is the same: every input the
  * fingerprint can read that lies in the checkout (the commit, the working tree, every ignored file
  * and node_modules by their stat records), the environment the fingerprint command gets, and the
- * tools (node, expo-updates, @expo/fingerprint). docs/decisions.md, "The fingerprint once per job",
+ * tools (node, expo-updates, @expo/fingerprint). docs/publishing.md, "The fingerprint once per CI job",
  * says why this cannot hand out a fingerprint whose inputs changed.
  */
 

@@ -173,7 +173,8 @@ export async function publishUpdate(
   // Once per platform, before the export and any upload: a project that is not installed fails
   // here, not after minutes of Metro; and the checkout is still as the gate or the bump of this job
   // saw it (the export writes dist/ and .expo/), so their fingerprint can be reused. Both platforms
-  // at once: much of each is waiting on the processes @expo/fingerprint starts (bench:fingerprint).
+  // at once: each spends most of its time waiting on the processes @expo/fingerprint starts, so
+  // running them together is never slower than one after the other.
   const fingerprints = new Map<Platform, string>(
     await Promise.all(
       request.platforms.map(

@@ -176,7 +176,7 @@ async function main(): Promise<void> {
           { cwd: work, env, echo: true },
         );
         check(created.code === 0, `create-expo-app exited ${created.code}`);
-        // As in examples/expo-app (docs/decisions.md): the registry used here lacks @expo/env 2.4.4,
+        // As in examples/expo-app (docs/publishing.md, "The example app"): the registry used here lacks @expo/env 2.4.4,
         // which newer expo-constants 57 releases need; 57.0.22 is the last that installs.
         check(EXPO, 'examples/expo-app/package-lock.json locks expo');
         editJson('package.json', (json) => {

@@ -1,3 +1,5 @@
+import { ERROR_CATALOGUE, type KnownErrorCode } from '../error-catalogue.js';
+
 /** Error codes of the certificate endpoints (decisions §5); clients branch on them, never rename one. */
 export const CERTIFICATE_ERROR_CODES = [
   'UNSUPPORTED_PROVIDER',
@@ -10,19 +12,10 @@ export const CERTIFICATE_ERROR_CODES = [
   'VENDOR_MISMATCH',
   'ASSIGNMENT_NOT_FOUND',
   'NOT_CERTIFIED',
-] as const;
+] as const satisfies readonly KnownErrorCode[];
 export type CertificateErrorCode = (typeof CERTIFICATE_ERROR_CODES)[number];
 
-/** HTTP status of each certificate error code. */
-export const CERTIFICATE_ERROR_STATUS = {
-  UNSUPPORTED_PROVIDER: 400,
-  VENDOR_MISMATCH: 400,
-  NOT_CERTIFIED: 403,
-  AUTH_STATE_INVALID: 403,
-  ASSIGNMENT_NOT_FOUND: 404,
-  AUTH_PENDING: 409,
-  AUTH_EXPIRED: 410,
-  VENDOR_REJECTED: 422,
-  VENDOR_ERROR: 502,
-  VENDOR_TIMEOUT: 504,
-} as const satisfies Record<CertificateErrorCode, number>;
+/** HTTP status of each certificate error code, as the error catalogue gives it. */
+export const CERTIFICATE_ERROR_STATUS = Object.fromEntries(
+  CERTIFICATE_ERROR_CODES.map((code) => [code, ERROR_CATALOGUE[code].status]),
+) as { readonly [Code in CertificateErrorCode]: (typeof ERROR_CATALOGUE)[Code]['status'] };

@@ -1,6 +1,6 @@
 /**
  * What expo-updates accepts of a manifest asset, read from its sources (expo-updates 57; the
- * functions are cited in docs/decisions.md, "Releases the client would refuse"). A release that
+ * functions are cited in docs/history/decisions-issues-16-36.md, "Releases the client would refuse"). A release that
  * breaks one of these rules is never applied by any device, yet it would become the newest release
  * of its track and the guard's baseline: the server refuses it (400), and `ferry publish` refuses it
  * before it uploads anything. Pure functions, so the schemas in release.ts and the table test share them.

@@ -1,9 +1,9 @@
 import { createDecipheriv } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { CERTIFICATE_PROVIDERS, documentLabelKey, providerLabelKey, type Translate } from '@ferry/certificate-flow';
 import { CERTIFICATE_DOCUMENTS, type CertificateDocument, type CertificateVendor } from '@ferry/contracts';
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixtures.js';
+import { expectAccessible } from '../../../../test/support/browser/accessibility.js';
+import { expect, test } from '../../../../test/support/browser/certificate-fixtures.js';
 import { recordAlerts, screenshot, serveHarness } from './support/harness.js';
 
 const PERSON = { front: '900101', back: '1234567', sido: '서울특별시', sigg: '강남구', mother: '김영희' };
@@ -42,13 +42,6 @@ async function fillIntro(page: Page, t: Translate, document: CertificateDocument
     await expect(page.getByTestId(`${picker}-options`)).toBeHidden();
     await expect(page.getByTestId(picker)).toHaveText(option);
   }
-}
-
-/** axe-core on what react-native-web renders of the native screens: nothing serious or critical. */
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 }
 
 const stepShown = (page: Page, step: string) => expect(page.getByTestId(`certificate-${step}`)).toBeVisible();

@@ -27,10 +27,10 @@ export async function actAs<T>(
     return await identity.run(auditIdentityOf(request), () => action(auditActorOf(request, claimed)));
   } finally {
     // An AsyncLocalStorage once used keeps Node's async hooks on for every asynchronous operation of
-    // the process (Node 20): after the first operator action, a device's manifest request cost about
-    // 12 % more for the rest of the process's life (one track, 51,000 → 44,600 req/s). So the storage
-    // is switched off whenever no action is running; `run` switches it on again. Not while another
-    // action runs: `disable` would end that action's context too.
+    // the process: after the first operator action, every device's manifest request would pay for
+    // them for the rest of the process's life. So the storage is switched off whenever no action is
+    // running; `run` switches it on again. Not while another action runs: `disable` would end that
+    // action's context too.
     if (--running === 0) identity.disable();
   }
 }

@@ -1,4 +1,4 @@
-import { CONSOLE_CSRF_HEADER, type OperatorRole } from '@ferry/contracts';
+import { CONSOLE_CSRF_HEADER, type KnownErrorCode, type OperatorRole } from '@ferry/contracts';
 import type { FastifyRequest } from 'fastify';
 import { DependencyUnavailable, DomainError, Unauthenticated } from '../errors/domain-error.js';
 import type { AuthFailures } from '../http/auth-failures.js';
@@ -44,7 +44,7 @@ const unauthenticated = (message: string) => new Unauthenticated(message, CHALLE
 
 export class OperatorForbidden extends DomainError {
   override name = 'OperatorForbidden';
-  constructor(message: string, code = 'FORBIDDEN', details: Record<string, unknown> = {}) {
+  constructor(message: string, code: KnownErrorCode = 'FORBIDDEN', details: Record<string, unknown> = {}) {
     super('forbidden', code, message, details);
   }
 }

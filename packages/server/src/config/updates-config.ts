@@ -45,7 +45,7 @@ export interface UpdatesConfig {
   patchMaxRatio: number;
 }
 
-/** Enough for V8 to have optimised the manifest path, and two passes over 1,000 tracks (docs/benchmarks.md, runs 27–29). */
+/** Enough for V8 to optimise the manifest path, and two passes over the 1,000 tracks a large fleet loads. */
 export const MANIFEST_WARM_UP_DEFAULT = 2_000;
 
 const UpdatesEnv = z.object({

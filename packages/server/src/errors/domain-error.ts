@@ -1,4 +1,4 @@
-import { FerryError } from '@ferry/contracts';
+import { FerryError, type KnownErrorCode } from '@ferry/contracts';
 
 /**
  * What kind of failure a domain error is, in the domain's words. Services choose the kind; the one
@@ -22,14 +22,16 @@ export type FailureKind =
 
 /**
  * The base of every error a Ferry service throws on purpose. Subclasses name the failure
- * (NativeFingerprintChanged, AuthPending, …) and carry the stable code clients branch on.
- * Messages are for people and never carry secrets or identity data.
+ * (NativeFingerprintChanged, AuthPending, …) and carry the stable code clients branch on: a code of
+ * the error catalogue (@ferry/contracts, docs/errors.md), whose status is the one its kind is
+ * answered with (test/error-catalogue.test.ts holds both). Messages are for people and never carry
+ * secrets or identity data.
  */
 export class DomainError extends FerryError {
   override name = 'DomainError';
   constructor(
     readonly kind: FailureKind,
-    code: string,
+    code: KnownErrorCode,
     message: string,
     details: Record<string, unknown> = {},
     /** When the same request may succeed later: sent as Retry-After. */

@@ -40,9 +40,9 @@ describe('the one error handler', () => {
     } satisfies Record<FailureKind, number>),
   )('a %s domain error answers %i with its code, message and details', async (kind, status) => {
     expect(STATUS_BY_KIND[kind as FailureKind]).toBe(status);
-    const response = await answer(new DomainError(kind as FailureKind, 'SOME_CODE', 'Said why.', { a: 1 }));
+    const response = await answer(new DomainError(kind as FailureKind, 'NOT_FOUND', 'Said why.', { a: 1 }));
     expect(response.statusCode).toBe(status);
-    expect(response.json()).toEqual({ error: { code: 'SOME_CODE', message: 'Said why.', details: { a: 1 } } });
+    expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Said why.', details: { a: 1 } } });
     expect(response.headers['retry-after']).toBeUndefined();
   });
 

@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE, type KnownErrorCode } from '@ferry/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DependencyUnavailable, DomainError, type FailureKind, Unauthenticated } from '../errors/domain-error.js';
 import { isDatabaseUnavailable } from '../storage/database-unavailable.js';
@@ -18,17 +19,25 @@ const fieldPath = (item: ValidationItem, context: string | undefined): string =>
   return [context, inner].filter(Boolean).join('.') || (context ?? 'request');
 };
 
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'VALIDATION_FAILED',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  406: 'NOT_ACCEPTABLE',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-};
+/**
+ * The code of a client error Fastify or a plugin raised with a status of its own, by that status
+ * (the catalogue's); any other client-error status is BAD_REQUEST.
+ */
+const CODE_BY_STATUS: ReadonlyMap<number, KnownErrorCode> = new Map<number, KnownErrorCode>(
+  (
+    [
+      'VALIDATION_FAILED',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'METHOD_NOT_ALLOWED',
+      'NOT_ACCEPTABLE',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'RATE_LIMITED',
+    ] as const
+  ).map((code) => [ERROR_CATALOGUE[code].status, code]),
+);
 
 /** What each kind of domain failure means over HTTP: the only place a service error gets a status. */
 export const STATUS_BY_KIND: Record<FailureKind, number> = {
@@ -50,8 +59,9 @@ export const STATUS_BY_KIND: Record<FailureKind, number> = {
 };
 
 /**
- * Every failure leaves as the error body of decisions.md §6. Bad input is always 4xx; only a bug
- * reaches 500, and its message never echoes the request.
+ * Every failure leaves as the common error body, with a code of the error catalogue
+ * (@ferry/contracts, docs/errors.md). Bad input is always 4xx; only a bug reaches 500, and its
+ * message never echoes the request.
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError & { validationContext?: string }, request, reply) => {
@@ -87,7 +97,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = CODE_BY_STATUS[status] ?? 'BAD_REQUEST';
+      const code = CODE_BY_STATUS.get(status) ?? 'BAD_REQUEST';
       // Fastify's own 4xx messages describe the request shape, never its content, so they are safe to show.
       reply.code(status).send(errorBody(code, err.message || 'The request was rejected.'));
       return;

@@ -76,3 +76,25 @@ it('routes a crowd that arrived in one turn a share per turn, every request in t
   await expect.poll(() => routed.length).toBe(crowd);
   expect(routed).toEqual(Array.from({ length: crowd }, (_, i) => i));
 });
+
+it('answers a crowd on a fast path a share per turn too, every request in the end, in order', async () => {
+  const paths = new FastPaths();
+  const answered: number[] = [];
+  paths.add((request) => {
+    answered.push(Number(request.url?.slice(1)));
+    return true;
+  });
+  const server = paths.serverFactory(() => {}, {
+    keepAliveTimeout: 5_000,
+    requestTimeout: 0,
+    connectionTimeout: 0,
+    maxRequestsPerSocket: 0,
+  }) as http.Server;
+  servers.push(server);
+  const crowd = 300;
+  for (let i = 0; i < crowd; i++) paths.listener!({ url: `/${i}` } as http.IncomingMessage, {} as http.ServerResponse);
+  expect(answered.length).toBeGreaterThan(0);
+  expect(answered.length).toBeLessThan(crowd);
+  await expect.poll(() => answered.length).toBe(crowd);
+  expect(answered).toEqual(Array.from({ length: crowd }, (_, i) => i));
+});

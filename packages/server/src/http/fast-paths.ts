@@ -10,25 +10,25 @@ import { TurnBudget, TurnPacer } from '../turn-pacer.js';
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
 
 /**
- * Requests handed to Fastify in one turn of the event loop before the rest wait for later turns, a
- * pacer's slice per turn. Node parses every request that arrived in a turn before the loop moves
- * on, and without this Fastify would route each of them in that same turn: a crowd of devices
- * asking for a new bundle at once held the loop through every request's hooks and handler
- * (docs/decisions.md, "Fastify routes at most 64 requests per turn"). Steady traffic on up to 64
- * connections is still routed in the turn it arrives in, as the manifest fast path answers it.
+ * Requests handled in one turn of the event loop, by a fast path or by Fastify, before the rest wait
+ * for later turns, a pacer's slice per turn. Node parses every request that arrived in a turn before
+ * the loop moves on, and without this each of them would be answered in that same turn: a crowd of
+ * devices asking at once would hold the loop for as long as all their answers take
+ * (test/ota/release-day.test.ts). Steady traffic on up to this many connections is answered in the
+ * turn it arrives in.
  */
-const ROUTED_PER_TURN = 64;
+const REQUESTS_PER_TURN = 64;
 
 /**
  * Requests answered before Fastify's routing and hooks. Only for an answer that needs nothing
  * Fastify adds (no validation, no rate limit, no hooks that change it): the signed manifest of a
- * track, from memory or, for a track not in memory yet, once its one shared load ends. Everything else, and everything once the server starts
- * closing (Fastify answers 503 then), goes to Fastify. bench:manifest measured Fastify's own cost
- * per request at about a third of a bare node:http server's throughput (docs/benchmarks.md).
+ * track, from memory or, for a track not in memory yet, once its one shared load ends. Everything
+ * else, and everything once the server starts closing (Fastify answers 503 then), goes to Fastify,
+ * whose routing and hooks cost a request several times what the manifest answer itself does.
  */
 export class FastPaths {
   private readonly paths: FastPath[] = [];
-  private readonly routed = new TurnBudget(ROUTED_PER_TURN);
+  private readonly budget = new TurnBudget(REQUESTS_PER_TURN);
   private readonly pacer = new TurnPacer();
   /** The server's request handler (fast paths, then Fastify), once the server is made: the start-up warm-up sends through it. */
   listener: http.RequestListener | undefined;
@@ -40,6 +40,12 @@ export class FastPaths {
   /** From now on Fastify answers everything (start of shutdown). */
   clear(): void {
     this.paths.length = 0;
+  }
+
+  /** Handles a request now, or in a later turn when this one has handled its share (REQUESTS_PER_TURN). */
+  private handle(request: IncomingMessage, response: ServerResponse, fastify: () => void): void {
+    if (this.budget.take()) this.answer(request, response, fastify);
+    else void this.pacer.turn().then(() => this.answer(request, response, fastify));
   }
 
   private answer(request: IncomingMessage, response: ServerResponse, fastify: () => void): void {
@@ -55,19 +61,13 @@ export class FastPaths {
       if (taken === true) return;
       if (taken !== false) {
         const handOver = () => {
-          if (!response.headersSent) this.route(fastify);
+          if (!response.headersSent) fastify();
         };
         taken.then((done) => (done ? undefined : handOver()), handOver);
         return;
       }
     }
-    this.route(fastify);
-  }
-
-  /** Hands a request to Fastify now, or in a later turn when this one has routed its share (ROUTED_PER_TURN). */
-  private route(fastify: () => void): void {
-    if (this.routed.take()) fastify();
-    else void this.pacer.turn().then(fastify);
+    fastify();
   }
 
   /** The HTTP/1 server Fastify would make (same timeouts), with the fast paths in front of it. */
@@ -81,7 +81,7 @@ export class FastPaths {
       maxRequestsPerSocket: number;
     };
     const listener: http.RequestListener = (request, response) => {
-      this.answer(request, response, () => handler(request, response));
+      this.handle(request, response, () => handler(request, response));
     };
     this.listener = listener;
     const server = http.createServer(options.http ?? {}, listener);

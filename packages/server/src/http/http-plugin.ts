@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { ERROR_CATALOGUE_URL } from '@ferry/contracts';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from '../config/config.js';
@@ -102,7 +103,13 @@ export const httpPlugin = fp<HttpPluginOptions>(
         info: {
           title: 'Ferry',
           version: options.version,
-          description: 'OTA release registry and certificate issuance',
+          description:
+            'OTA release registry and certificate issuance. Every refusal carries the common error body ' +
+            `{ error: { code, message, details } }; the error catalogue lists every code with its status and meaning: ${ERROR_CATALOGUE_URL}`,
+        },
+        externalDocs: {
+          description: 'Error codes: every code Ferry answers, its status and meaning',
+          url: ERROR_CATALOGUE_URL,
         },
         components: { securitySchemes: { releaseToken: { type: 'http', scheme: 'bearer' } } },
       },

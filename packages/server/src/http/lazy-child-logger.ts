@@ -5,9 +5,9 @@ type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 /**
  * request.log, made only when something is logged. Fastify creates a pino child (with the request
- * id bound) for every request; at `warn` almost no request logs anything, and building the child
- * costs about a fifth of the manifest endpoint's throughput. This stands in for it and creates the
- * real child, with the same bindings, on first use, so every line still carries its reqId.
+ * id bound) for every request; at `warn` almost no request logs anything, so on the manifest hot
+ * path the child would be work done for nothing. This stands in for it and creates the real child,
+ * with the same bindings, on first use, so every line still carries its reqId.
  */
 export class LazyChildLogger {
   #child: Logger | undefined;

@@ -55,7 +55,7 @@ function productionBuildProblem(root: string, aesKey: Buffer): string | undefine
   return undefined;
 }
 
-const unavailable = (app: FastifyInstance, code: string, message: string) =>
+const unavailable = (app: FastifyInstance, code: 'WEB_NOT_BUILT' | 'WEB_MISCONFIGURED', message: string) =>
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.code(503).send(errorBody(code, message)));
 
 /**

@@ -17,8 +17,8 @@ export interface GeneratedSigningKey {
 
 const DEVELOPMENT_VALIDITY_YEARS = 10;
 
-// RSA keys come from node:crypto (native); @expo/code-signing-certificates' own generateKeyPair is
-// node-forge's pure-JavaScript one, which made a first start up to a second slower.
+// RSA keys come from node:crypto (native, off the main thread); @expo/code-signing-certificates'
+// own generateKeyPair is node-forge's pure-JavaScript one, which would hold a first start up.
 const RSA_OPTIONS = {
   modulusLength: 2048,
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },

@@ -79,7 +79,8 @@ class AsynchronousCommitDriver implements Driver {
 
 /**
  * Kysely's PostgreSQL dialect over `pool` (the one pool of the instance, shared with the main
- * handle), with asynchronous commit for what it writes (docs/decisions.md, "Asynchronous commit").
+ * handle), with asynchronous commit for what it writes (docs/decisions.md, "Authentication states
+ * commit asynchronously").
  * A second pool with `synchronous_commit=off` as a start-up option used to do this; it doubled the
  * connections an instance holds, and poolers in transaction mode refuse start-up options.
  */

@@ -18,8 +18,8 @@ export interface Database {
   db: Kysely<DatabaseSchema>;
   /**
    * The same database, for rows a database crash may lose without harm because the flow already
-   * handles their absence (see docs/decisions.md, "Asynchronous commit"). On PostgreSQL its writes
-   * commit with synchronous_commit = off, set per transaction on the shared pool
+   * handles their absence (docs/decisions.md, "Authentication states commit asynchronously"). On
+   * PostgreSQL its writes commit with synchronous_commit = off, set per transaction on the shared pool
    * (asynchronous-commit.ts): a commit returns without waiting for the WAL flush, which the WAL
    * writer does shortly after (wal_writer_delay), and a later synchronous commit flushes it first,
    * so nothing written here can be lost while something committed after it survives.

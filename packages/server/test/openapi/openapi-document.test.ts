@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ERROR_CATALOGUE_URL } from '@ferry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiDocumentText } from '../../src/http/openapi-document.js';
 import { OpenApiAnswers, type OpenApiDocument } from '../support/openapi-answers.js';
@@ -35,6 +36,11 @@ describe('the OpenAPI document', () => {
     ]);
     const signOut = served.paths['/api/console/session']!.delete!.responses!['204']!;
     expect(signOut.content).toBeUndefined();
+  });
+
+  it('links the error catalogue, which lists every code a refusal may carry', () => {
+    expect(served.externalDocs).toEqual(expect.objectContaining({ url: ERROR_CATALOGUE_URL }));
+    expect((served.info as { description: string }).description).toContain(ERROR_CATALOGUE_URL);
   });
 
   it('declares no 500 anywhere: Ferry answers one only for a bug', () => {
@@ -112,6 +118,24 @@ describe('the answer check', () => {
     ['a body that breaks the schema', 'GET', '/api/things/1', 200, 'application/json', json({ id: 'x' }), /format/],
     ['a body where none is declared', 'GET', '/api/things/1', 304, 'text/plain', Buffer.from('x'), /declares none/],
     ['an undeclared method', 'POST', '/api/things/1', 201, '', Buffer.alloc(0), /no operation/],
+    [
+      'an error code the catalogue does not list',
+      'GET',
+      '/api/nowhere',
+      404,
+      'application/json',
+      json({ error: { code: 'NO_SUCH_THING', message: 'x', details: {} } }),
+      /NO_SUCH_THING is not in the error catalogue/,
+    ],
+    [
+      'a catalogued code answered with another status',
+      'GET',
+      '/api/nowhere',
+      404,
+      'application/json',
+      json({ error: { code: 'VALIDATION_FAILED', message: 'x', details: {} } }),
+      /VALIDATION_FAILED answered with 404; the error catalogue gives 400/,
+    ],
     [
       'an unknown route not answering the common 404',
       'GET',

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { RolloutView } from '@ferry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceOf } from '../../src/ota/reports/device-reports.js';
 import { rolloutBucket } from '../../src/ota/rollout/rollout-bucket.js';
 import { updateAssetKey } from '../../src/storage/objects/object-key.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -392,11 +393,47 @@ describeEachEngine('release control', (engine) => {
     it('ignores reports about updates that are not releases, malformed headers, and devices without a client id', async () => {
       const track = freshTrack();
       const id = await publish(track);
-      await check(track, { 'eas-client-id': randomUUID(), 'expo-current-update-id': randomUUID() });
-      await check(track, { 'eas-client-id': randomUUID(), 'expo-recent-failed-update-ids': 'not a list ((' });
-      await check({ ...track, currentUpdateId: id });
-      const before = await server.app.database.db.selectFrom('update_failures').select('update_id').execute();
-      expect(before.filter((row) => row.update_id === id)).toHaveLength(0);
+      const [ranOther, failedOther] = [randomUUID(), randomUUID()];
+      // Updates that are not releases, run and failed by a device with a client id.
+      await check(track, {
+        'eas-client-id': randomUUID(),
+        'expo-current-update-id': ranOther,
+        'expo-recent-failed-update-ids': `"${failedOther}"`,
+      });
+      // A malformed list that names the release: RFC 8941 rejects the whole header, not just its tail.
+      await check(track, { 'eas-client-id': randomUUID(), 'expo-recent-failed-update-ids': `"${id}", ((` });
+      // A device without a client id that runs the release and crashed on it.
+      await check({ ...track, currentUpdateId: id }, { 'expo-fatal-error': 'TypeError: boom' });
+      // The positive control, last: a device that runs the release and crashed on it. Reports are
+      // written one batch at a time, in order, failures after checks: once its failure row is in,
+      // every report above has been written (or its batch failed, which the log says).
+      const control = randomUUID();
+      await check(
+        { ...track, currentUpdateId: id },
+        { 'eas-client-id': control, 'expo-fatal-error': 'TypeError: boom' },
+      );
+
+      const db = server.app.database.db;
+      const about = [id, ranOther, failedOther];
+      const failures = () =>
+        db
+          .selectFrom('update_failures')
+          .select(['update_id', 'device', 'kind'])
+          .where('update_id', 'in', about)
+          .execute();
+      const writeFailed = () => server.logs.text.includes('could not write device reports');
+      await expect
+        .poll(async () => writeFailed() || (await failures()).some((row) => row.device === deviceOf(control)))
+        .toBe(true);
+
+      expect(server.logs.text).not.toContain('could not write device reports');
+      expect(await failures()).toEqual([{ update_id: id, device: deviceOf(control), kind: 'fatal' }]);
+      const checks = await db
+        .selectFrom('update_checks')
+        .select(['update_id', 'device'])
+        .where('update_id', 'in', about)
+        .execute();
+      expect(checks).toEqual([{ update_id: id, device: deviceOf(control) }]);
     });
   });
 });

@@ -68,8 +68,8 @@ function crowd(url: string, count: number, headers: Record<string, string>): Cro
   const warmUrl = `${new URL(url).origin}/healthz`;
   const child = spawn(process.execPath, [crowdScript, JSON.stringify({ url, count, headers, warmUrl })]);
   // The output is kept as chunks and joined once: testing a growing string on every chunk flattens
-  // it each time, and for the crowd's result that held this process's event loop, the one the test
-  // watches, past the bound on a slow machine (docs/benchmarks.md, runs 27–29).
+  // it each time, and for the crowd's result (over a megabyte) that would hold this process's event
+  // loop, the one the test watches.
   const chunks: Buffer[] = [];
   let err = '';
   let onReady: () => void = () => undefined;

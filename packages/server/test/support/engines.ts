@@ -64,8 +64,8 @@ export async function createTestDatabase(engine: EngineName): Promise<TestDataba
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
-    // A small pool: a server holds two (decisions.md, "Asynchronous commit"), and test files run
-    // in parallel, one worker per core, against PostgreSQL's default of 100 connections.
+    // A small pool: a server holds it and its LISTEN connection, and test files run in parallel,
+    // one worker per core, against PostgreSQL's default of 100 connections.
     target: { engine, url: url.toString(), poolSize: 3 },
     location: url.toString(),
     drop: async () => {

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { ErrorBody } from '@ferry/contracts';
+import { ERROR_CATALOGUE, ErrorBody, isKnownErrorCode } from '@ferry/contracts';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { z } from 'zod';
@@ -51,7 +51,7 @@ export const UNDOCUMENTED: ReadonlyArray<{
   },
 ];
 
-/** The body every refusal carries (decisions.md §6), as a JSON Schema. */
+/** The body every refusal carries (docs/errors.md), as a JSON Schema. */
 const ERROR_BODY_SCHEMA = z.toJSONSchema(ErrorBody, { target: 'openapi-3.0' });
 
 interface Operation {
@@ -139,7 +139,10 @@ export class OpenApiAnswers {
     return validate;
   }
 
-  /** Why the document does not declare this answer, or undefined when it does. */
+  /**
+   * Why the document does not declare this answer, or undefined when it does. A refusal must also
+   * carry a code of the error catalogue, with the catalogue's status.
+   */
   check(
     method: string,
     path: string,
@@ -148,6 +151,16 @@ export class OpenApiAnswers {
     body: Buffer | undefined,
   ): string | undefined {
     if (UNDOCUMENTED.some((entry) => entry.excludes(method, path, status))) return undefined;
+    return this.declaredProblem(method, path, status, contentType, body) ?? errorCodeProblem(status, contentType, body);
+  }
+
+  private declaredProblem(
+    method: string,
+    path: string,
+    status: number,
+    contentType: string,
+    body: Buffer | undefined,
+  ): string | undefined {
     const media = mediaType(contentType);
     const found = this.operations.find((operation) => operation.matcher.test(path));
     const verb = method.toLowerCase();
@@ -190,6 +203,26 @@ export class OpenApiAnswers {
     // Where it fails and why, never the value: bodies may hold tokens or identity numbers.
     return `body does not match the schema: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`;
   }
+}
+
+/**
+ * Why a refusal's error body breaks the error catalogue (packages/contracts/src/error-catalogue.ts):
+ * a code it does not list, or another status than the one it gives. Only the code is read.
+ */
+export function errorCodeProblem(status: number, contentType: string, body: Buffer | undefined): string | undefined {
+  if (status < 400 || !body || body.length === 0 || !isJson(mediaType(contentType))) return undefined;
+  let code: unknown;
+  try {
+    code = (JSON.parse(body.toString('utf8')) as { error?: { code?: unknown } } | null)?.error?.code;
+  } catch {
+    return undefined;
+  }
+  if (typeof code !== 'string') return undefined;
+  if (!isKnownErrorCode(code))
+    return `error code ${code} is not in the error catalogue (packages/contracts/src/error-catalogue.ts)`;
+  const catalogued = ERROR_CATALOGUE[code].status;
+  const agrees = catalogued === '4xx' ? status < 500 : catalogued === status;
+  return agrees ? undefined : `error code ${code} answered with ${status}; the error catalogue gives ${catalogued}`;
 }
 
 /** Stands for a body that is not JSON: the check reads only that there is one. */

@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
+import { screenshotsIn } from '../../../../../test/support/browser/screenshots.js';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+
+/** Screenshots of every step, kept as test artifacts (gitignored). */
+export const screenshot = screenshotsIn(fileURLToPath(new URL('../../test-results/screenshots', import.meta.url)));
 
 /**
  * Serves the built harness under /native-harness/ on the Ferry server's origin (from disk, through
@@ -32,9 +35,4 @@ export function recordAlerts(page: Page): string[] {
     void dialog.accept();
   });
   return seen;
-}
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

@@ -112,8 +112,8 @@ export class ConsoleReads {
    * The track list, shared by every console open on this instance: read at most once per
    * TRACKS_MAX_AGE_MS, and again at once after a track changes (`forgetTracks`, fed by the same
    * events as the live stream). It reads every track's newest entry, adoption and health, which on
-   * SQLite runs on the event loop: five consoles reloading it every second held the manifest path
-   * for up to 67 ms at a time (bench:manifest case (i)).
+   * SQLite runs on the event loop and holds up every manifest request meanwhile: the number of open
+   * consoles must not multiply that read.
    */
   tracks(): Promise<ConsoleTrack[]> {
     const at = performance.now();

@@ -1,89 +1,102 @@
-import { type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
+import { MANIFEST_NAMESPACES, type ManifestNamespace, manifestHeaders } from '@ferry/contracts';
 import type { ManifestFormat } from './manifest-format.js';
-import type { ManifestOutcome } from './manifest-outcome.js';
-import type { ManifestAnswer, SignedManifest } from './manifest-response.js';
+import type { SignedManifest } from './manifest-response.js';
 
-/** Response headers of every manifest answer, 204 included, per namespace (decisions.md §4). */
-const protocolHeaders = (ns: ManifestNamespace): Readonly<Record<string, string>> => ({
-  [manifestHeaders(ns).protocolVersion]: '1',
-  [manifestHeaders(ns).sfvVersion]: '0',
-  'cache-control': 'private, max-age=0',
-});
+export type ManifestOutcomeLabel = 'update' | 'no-update' | 'directive' | 'rollout-fallback';
+
+/**
+ * One answer to a manifest request, made when its track is loaded or published and written as is:
+ * status, headers (the protocol's included) and body, with the outcome as the metrics count it.
+ */
+export interface ManifestAnswer {
+  status: 200 | 204;
+  headers: Readonly<Record<string, string>>;
+  body: Buffer | undefined;
+  label: ManifestOutcomeLabel;
+  /** The track has no release at all (counted per runtime version: "my update never arrives"). */
+  noRelease: boolean;
+}
+
+/** The answers of one outcome per namespace and response structure; undefined where the structure cannot carry it (a directive in JSON: 406). */
+export type ManifestAnswers = Readonly<
+  Record<ManifestNamespace, Readonly<Record<ManifestFormat, ManifestAnswer | undefined>>>
+>;
+
+const FORMATS: readonly ManifestFormat[] = ['multipart', 'expo+json', 'json'];
+
+/** Response headers of every manifest answer, 204 included, per namespace. */
 export const PROTOCOL_HEADERS: Readonly<Record<ManifestNamespace, Readonly<Record<string, string>>>> = {
   ota: protocolHeaders('ota'),
   expo: protocolHeaders('expo'),
 };
-const SIGNATURE_HEADER: Record<ManifestNamespace, string> = {
-  ota: manifestHeaders('ota').signature,
-  expo: manifestHeaders('expo').signature,
-};
+function protocolHeaders(ns: ManifestNamespace): Readonly<Record<string, string>> {
+  return {
+    [manifestHeaders(ns).protocolVersion]: '1',
+    [manifestHeaders(ns).sfvVersion]: '0',
+    'cache-control': 'private, max-age=0',
+  };
+}
 
-export type { ManifestAnswer } from './manifest-response.js';
+function answersOf(
+  make: (ns: ManifestNamespace, format: ManifestFormat) => ManifestAnswer | undefined,
+): ManifestAnswers {
+  return Object.fromEntries(
+    MANIFEST_NAMESPACES.map((ns) => [ns, Object.fromEntries(FORMATS.map((format) => [format, make(ns, format)]))]),
+  ) as ManifestAnswers;
+}
 
-const NO_UPDATE: Record<ManifestNamespace, ManifestAnswer> = {
-  ota: { status: 204, headers: PROTOCOL_HEADERS.ota, body: undefined },
-  expo: { status: 204, headers: PROTOCOL_HEADERS.expo, body: undefined },
-};
+function noContent(ns: ManifestNamespace, noRelease: boolean): ManifestAnswer {
+  return { status: 204, headers: PROTOCOL_HEADERS[ns], body: undefined, label: 'no-update', noRelease };
+}
 
 /**
- * The answer to an outcome in the structure the client accepts: multipart/mixed with the
- * signature in the part's headers, or the JSON body with the signature as a response header. The
- * route and the server's fast path (http/fast-path.ts) both answer with it. Undefined when the
- * structure cannot carry the outcome: a directive has no JSON form (the protocol's 406).
+ * A signed manifest or directive in the structure the client accepts: multipart/mixed with the
+ * signature in the part's headers, or the JSON body with the signature as a response header.
  */
-export function manifestAnswer(
-  outcome: ManifestOutcome,
-  format: ManifestFormat,
-  ns: ManifestNamespace,
-): ManifestAnswer | undefined {
-  if (outcome.kind === 'no-update') {
-    // Only multipart/mixed carries the directive; the JSON structures keep the 204 the protocol allows.
-    return outcome.noUpdateAvailable && format === 'multipart'
-      ? signedAnswer(outcome.noUpdateAvailable, format, ns)
-      : NO_UPDATE[ns];
-  }
-  if (outcome.kind === 'directive' && format !== 'multipart') return undefined;
-  return signedAnswer(outcome.signed, format, ns);
-}
-
-/** Made once per signed part and structure, then reused by every request (the hot path). */
-function signedAnswer(signed: SignedManifest, format: ManifestFormat, ns: ManifestNamespace): ManifestAnswer {
-  let answer = signed.answers[format];
-  if (!answer) {
-    answer = answerFor(signed, format, ns);
-    signed.answers[format] = answer;
-  }
-  return answer;
-}
-
-function answerFor(signed: SignedManifest, format: ManifestFormat, ns: ManifestNamespace): ManifestAnswer {
+function signedAnswer(signed: SignedManifest, format: ManifestFormat, label: ManifestOutcomeLabel): ManifestAnswer {
+  const ns = signed.namespace;
   const body = format === 'multipart' ? signed.multipart : signed.json;
-  const headers: Record<string, string> =
+  const contentType =
     format === 'multipart'
-      ? { ...PROTOCOL_HEADERS[ns], 'content-type': signed.multipartContentType }
-      : {
-          ...PROTOCOL_HEADERS[ns],
-          'content-type': format === 'expo+json' ? 'application/expo+json' : 'application/json; charset=utf-8',
-          [SIGNATURE_HEADER[ns]]: signed.signature,
-        };
+      ? signed.multipartContentType
+      : format === 'expo+json'
+        ? 'application/expo+json'
+        : 'application/json; charset=utf-8';
+  const headers: Record<string, string> = { ...PROTOCOL_HEADERS[ns], 'content-type': contentType };
+  if (format !== 'multipart') headers[manifestHeaders(ns).signature] = signed.signature;
   headers['content-length'] = String(body.length);
-  return { status: 200, headers: format === 'multipart' ? shared(headers) : headers, body };
+  return { status: 200, headers, body, label, noRelease: false };
 }
-
-/** Distinct multipart headers kept for sharing; past it, answers keep their own. */
-export const SHARED_HEADERS_MAX = 4_096;
-const sharedHeaders = new Map<string, Readonly<Record<string, string>>>();
 
 /**
- * One headers object for every multipart answer with the same headers: they differ only in
- * content-length, as every track's body has the process's boundary (boundaryFor). A request
- * spread over 1,000 tracks then writes headers that are already in the CPU's caches; each track
- * with headers of its own was one more set of strings to fetch from memory (bench:manifest (d)).
+ * The answers that serve a release or a directive signed in every namespace. Only multipart/mixed
+ * carries a directive.
  */
-function shared(headers: Record<string, string>): Readonly<Record<string, string>> {
-  const key = JSON.stringify(headers);
-  const known = sharedHeaders.get(key);
-  if (known) return known;
-  if (sharedHeaders.size < SHARED_HEADERS_MAX) sharedHeaders.set(key, headers);
-  return headers;
+export function entryAnswers(
+  signed: Readonly<Record<ManifestNamespace, SignedManifest>>,
+  kind: 'release' | 'directive',
+  fallback: boolean,
+): ManifestAnswers {
+  const label = fallback ? 'rollout-fallback' : kind === 'release' ? 'update' : 'directive';
+  return answersOf((ns, format) =>
+    kind === 'directive' && format !== 'multipart' ? undefined : signedAnswer(signed[ns], format, label),
+  );
 }
+
+/**
+ * What a device that runs what it would get is answered: the spec's own client (ota-…) 204, as its
+ * table says; expo-updates the protocol's signed noUpdateAvailable directive when it accepts
+ * multipart, else 204.
+ */
+export function upToDateAnswers(noUpdateAvailable: SignedManifest): ManifestAnswers {
+  return answersOf((ns, format) =>
+    ns === 'expo' && format === 'multipart'
+      ? signedAnswer(noUpdateAvailable, format, 'no-update')
+      : noContent(ns, false),
+  );
+}
+
+/** A track with no release at all. */
+export const NO_RELEASE: ManifestAnswers = answersOf((ns) => noContent(ns, true));
+/** A device the rollout of a track's only release does not reach: nothing for it, but not "no release". */
+export const OUTSIDE_ROLLOUT: ManifestAnswers = answersOf((ns) => noContent(ns, false));

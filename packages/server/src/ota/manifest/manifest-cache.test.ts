@@ -1,16 +1,14 @@
 import type { Track } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
+import { entryAnswers } from './manifest-answer.js';
 import {
   BACKGROUND_RELOADS,
   entryBytes,
-  KeptSlot,
   MANIFEST_CACHE_MAX_BYTES,
   ManifestCache,
-  RECENCY_RESOLUTION_MS,
-  type ServedEntry,
   type StaleListener,
-  type TrackEntry,
 } from './manifest-cache.js';
+import type { ServedEntry, TrackEntry } from './manifest-decision.js';
 import type { SignedManifest } from './manifest-response.js';
 import { trackKey } from './track-key.js';
 
@@ -26,7 +24,11 @@ const entry = (id: string | undefined, jsonBytes = 100): TrackEntry => {
       json: Buffer.alloc(jsonBytes),
       multipart: Buffer.alloc(jsonBytes + 200),
     }) as SignedManifest;
-  const head = { kind: 'release', id, signed: { ota: signed('ota'), expo: signed('expo') } } as ServedEntry;
+  const head: ServedEntry = {
+    kind: 'release',
+    id,
+    answers: entryAnswers({ ota: signed('ota'), expo: signed('expo') }, 'release', false),
+  };
   return { head, rollout: undefined, fallback: undefined };
 };
 
@@ -187,113 +189,8 @@ describe('ManifestCache', () => {
   });
 });
 
-describe('ManifestCache kept slots (what remembered requests hold)', () => {
+describe('ManifestCache slots', () => {
   const key = trackKey(track);
-  const other = { ...track, runtimeVersion: 'other' };
-  /** A cache on a clock the test moves, holding `track` as 'a' (and `other`), and a hold of a's slot. */
-  async function cacheWith(options: { ttlMs?: number; maxTracks?: number } = {}) {
-    let now = 1_000;
-    const cache = new ManifestCache({
-      load: async (t) => entry(t.runtimeVersion === track.runtimeVersion ? 'a' : t.runtimeVersion),
-      ttlMs: options.ttlMs ?? 60_000,
-      maxTracks: options.maxTracks,
-      now: () => now,
-    });
-    await cache.entry(other);
-    await cache.entry(track);
-    const kept = new KeptSlot();
-    cache.keep(kept, cache.slot(key)!, now);
-    return {
-      cache,
-      kept,
-      advance: (ms: number) => {
-        now += ms;
-        return now;
-      },
-      get now() {
-        return now;
-      },
-    };
-  }
-
-  it('a kept slot holds the entry a lookup finds while nothing changes', async () => {
-    const { cache, kept, advance } = await cacheWith();
-    expect(kept.slot?.entry.head?.id).toBe('a');
-    expect(cache.holds(kept, advance(59_999))).toBe(true);
-    expect(cache.slot(key)).toBe(kept.slot);
-  });
-
-  // Each way the cache drops an entry ends the hold: a kept slot never serves what a lookup would not.
-  it.each([
-    ['an invalidation of its track', (c: ManifestCache) => c.invalidate(track)],
-    ['a publish on this instance (prime)', (c: ManifestCache) => c.prime(track, entry('b'))],
-    ['clear (notifications missed)', (c: ManifestCache) => c.clear()],
-  ])('%s ends the hold', async (_case, drop) => {
-    const { cache, kept, now } = await cacheWith();
-    drop(cache);
-    expect(cache.holds(kept, now)).toBe(false);
-    // Released: what the hold retains stays within the cache's bounds.
-    expect(kept.slot).toBeUndefined();
-    expect(cache.slot(key)?.entry.head?.id).not.toBe('a');
-  });
-
-  it("another track's drop does not end the hold", async () => {
-    const { cache, kept, now } = await cacheWith();
-    cache.invalidate(other);
-    cache.prime(other, entry('newer'));
-    expect(cache.holds(kept, now)).toBe(true);
-    expect(cache.holds(kept, now)).toBe(true);
-  });
-
-  it('expiry ends the hold at ttlMs, when a lookup no longer finds the entry either', async () => {
-    const { cache, kept, advance } = await cacheWith({ ttlMs: 5_000 });
-    expect(cache.holds(kept, advance(5_000))).toBe(true);
-    advance(1);
-    expect(cache.holds(kept, advance(0))).toBe(false);
-    expect(cache.slot(key)).toBeUndefined();
-  });
-
-  it('eviction ends the hold', async () => {
-    const { cache, kept, now } = await cacheWith({ maxTracks: 2 });
-    for (const v of ['x', 'y']) await cache.entry({ ...track, runtimeVersion: v });
-    expect(cache.holds(kept, now)).toBe(false);
-    expect(cache.size).toBe(2);
-  });
-
-  it('a track used only through its hold keeps its place as recently used, to within RECENCY_RESOLUTION_MS', async () => {
-    const { cache, kept, advance } = await cacheWith({ maxTracks: 2 });
-    // Loaded after a: other is now the least recently used, unless the hold says a was used since.
-    cache.invalidate(other);
-    await cache.entry(other);
-    expect(cache.holds(kept, advance(RECENCY_RESOLUTION_MS))).toBe(true);
-    await cache.entry({ ...track, runtimeVersion: 'y' });
-    expect(cache.holds(kept, advance(1))).toBe(true);
-    expect(peek(cache, other)).toBeUndefined();
-  });
-
-  it('holds listed on a slot stay one each, however often they move between caches', async () => {
-    const { cache: first, kept, now } = await cacheWith();
-    const { cache: second, kept: secondsOwn } = await cacheWith();
-    const others = [new KeptSlot(), new KeptSlot()];
-    for (const other of others) first.keep(other, first.slot(key)!, now);
-    for (let i = 0; i < 100; i++) {
-      const cache = i % 2 ? first : second;
-      if (!cache.holds(kept, now)) cache.keep(kept, cache.slot(key)!, now);
-    }
-    expect(first.slot(key)!.holders).toHaveLength(3);
-    expect(second.slot(key)!.holders).toEqual([secondsOwn]);
-    expect(first.holds(kept, now)).toBe(true);
-    // Each listed hold is released when the entry goes, wherever it sits in the list.
-    first.invalidate(track);
-    expect([kept, ...others].map((hold) => hold.slot)).toEqual([undefined, undefined, undefined]);
-  });
-
-  it("a hold of another cache's slot is not held here", async () => {
-    const { kept, now } = await cacheWith();
-    const { cache: second } = await cacheWith();
-    expect(second.holds(kept, now)).toBe(false);
-  });
-
   it('an entry too large to keep has no slot', async () => {
     let served: TrackEntry | undefined;
     const cache = new ManifestCache({
@@ -340,11 +237,8 @@ describe('ManifestCache past the TTL (stale-while-revalidate, stale-if-error)', 
   it('the first lookup past the TTL is answered from the entry and starts one reload, which replaces it', async () => {
     const { cache, loads, at } = await staleCache();
     const old = cache.slot(key, at(500))!;
-    const kept = new KeptSlot();
-    cache.keep(kept, old, at(500));
     expect(loads.pending).toBe(0);
 
-    expect(cache.holds(kept, at(1_001))).toBe(false);
     expect(cache.slot(key, at(1_001))).toBe(old);
     expect(cache.slot(key, at(1_002))).toBe(old);
     expect((await cache.entry(track)).head?.id).toBe('a');
@@ -354,7 +248,6 @@ describe('ManifestCache past the TTL (stale-while-revalidate, stale-if-error)', 
     loads.resolveNext('b');
     await settled();
     expect(cache.slot(key, at(1_003))?.entry.head?.id).toBe('b');
-    expect(kept.slot).toBeUndefined();
     // Fresh for a TTL from its own load (stored at 1,002).
     expect(cache.slot(key, at(2_002))?.entry.head?.id).toBe('b');
     expect(loads.pending).toBe(0);

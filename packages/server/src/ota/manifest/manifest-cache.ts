@@ -1,23 +1,9 @@
-import type { ManifestNamespace, Track } from '@ferry/contracts';
+import { MANIFEST_NAMESPACES, type Track } from '@ferry/contracts';
 import { LRUCache } from 'lru-cache';
 import { SingleFlight } from '../../single-flight.js';
-import type { Timeline } from '../rollout/track-timeline.js';
 import { type CachedTimes, freshness } from './cache-freshness.js';
-import type { ManifestOutcome } from './manifest-outcome.js';
-import type { SignedManifest } from './manifest-response.js';
+import type { TrackEntry } from './manifest-decision.js';
 import { trackKey } from './track-key.js';
-
-/** One entry of a track as served: a release's manifest or a directive, signed in every namespace. */
-export interface ServedEntry {
-  kind: 'release' | 'directive';
-  id: string;
-  signed: Readonly<Record<ManifestNamespace, SignedManifest>>;
-  /** The outcome that serves it, per namespace: made once, so the hot path allocates nothing. */
-  outcomes: Readonly<Record<ManifestNamespace, ManifestOutcome>>;
-}
-
-/** What the cache knows about one track: its head, the head's rollout, and the fallback. */
-export type TrackEntry = Timeline<ServedEntry>;
 
 /** Tracks and bytes held at most, unless the options say otherwise (MANIFEST_CACHE_MAX_MB). */
 export const MANIFEST_CACHE_MAX_TRACKS = 10_000;
@@ -31,13 +17,17 @@ export const MANIFEST_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 export const BACKGROUND_RELOADS = 4;
 
 /**
- * What an entry costs in memory, roughly: its signed bodies, plus the parsed release (about the size
- * of one manifest JSON) and a fixed overhead. An entry alone above the byte bound is served but not kept.
+ * What an entry costs in memory, roughly: its signed bodies (the JSON one counted twice, for the
+ * parsed release of about its size), plus a fixed overhead. An entry alone above the byte bound is
+ * served but not kept.
  */
 export function entryBytes(entry: TrackEntry): number {
   let bytes = 512;
   for (const served of [entry.head, entry.fallback]) {
-    for (const signed of Object.values(served?.signed ?? {})) bytes += signed.json.length * 2 + signed.multipart.length;
+    for (const ns of MANIFEST_NAMESPACES) {
+      const answers = served?.answers[ns];
+      bytes += (answers?.json?.body?.length ?? 0) * 2 + (answers?.multipart?.body?.length ?? 0);
+    }
   }
   return bytes;
 }
@@ -80,18 +70,10 @@ export interface ManifestCacheOptions {
 }
 
 /**
- * How stale a kept slot's place in the least-recently-used order may get: a slot used through
- * `holds` is moved to the recent end at most once per this many milliseconds, not on every request.
- */
-export const RECENCY_RESOLUTION_MS = 1_000;
-
-/**
  * A track's entry as the cache holds it, alive until the cache drops it (a publish, an
  * invalidation, eviction, expiry, clear). A new entry for the track gets a new slot.
  */
 export class TrackSlot implements CachedTimes {
-  /** The holds that keep it (`keep`); the cache releases them when it drops the entry. */
-  readonly holders: KeptSlot[] = [];
   readonly staleUntil: number;
   reloadAt: number;
   /** Whether its last reload failed: it is then served stale (stale-if-error) until staleUntil. */
@@ -106,39 +88,6 @@ export class TrackSlot implements CachedTimes {
   ) {
     this.staleUntil = expiresAt + staleMs;
     this.reloadAt = expiresAt;
-  }
-}
-
-/**
- * A slot kept by a caller (a remembered request), with what `holds` needs to check it without
- * reading the slot: the cache it came from and its expiry. When the cache drops the entry it
- * releases every hold of it, so a hold never serves an entry a lookup would not find, and what the
- * holds retain stays within the cache's bounds. A warm request then reads nothing of its track but
- * the answer: with 1,000 tracks, the hashed lookup, the LRU bookkeeping and the entry's objects
- * were a chain of reads from memory per request (bench:manifest (d)).
- */
-export class KeptSlot {
-  cache: ManifestCache | undefined = undefined;
-  slot: TrackSlot | undefined = undefined;
-  expiresAt = 0;
-  /** When the slot last took its place as most recently used through this hold. */
-  usedAt = 0;
-  /** Its place in the slot's `holders` while it is listed there, else -1. */
-  index = -1;
-
-  /** Lets go of the slot and of anything taken from its entry (subclasses add theirs). */
-  release(): void {
-    const slot = this.slot;
-    if (slot !== undefined && this.index >= 0) {
-      // Out of the slot's list in O(1): the last hold takes this one's place.
-      const last = slot.holders.pop()!;
-      if (last !== this) {
-        slot.holders[this.index] = last;
-        last.index = this.index;
-      }
-    }
-    this.index = -1;
-    this.slot = undefined;
   }
 }
 
@@ -170,17 +119,10 @@ export class ManifestCache {
       sizeCalculation: (slot) => entryBytes(slot.entry),
       // Up to the slot's staleUntil; `slot` drops it then if lru-cache has not yet.
       ttl: options.ttlMs + this.staleMs,
-      // The holds' clock, read on every lookup: an entry lru-cache finds stale has expired for
-      // `holds` too (store reads the slot's time first, so lru-cache's entry never expires first).
+      // The cache's clock (store reads the slot's time first, so lru-cache's entry never expires first).
       perf: { now },
       ttlResolution: 0,
-      // Every hold listed is a hold of this slot (release takes a hold off the list).
       dispose: (slot, _key, reason) => {
-        for (const kept of slot.holders) {
-          kept.index = -1;
-          kept.release();
-        }
-        slot.holders.length = 0;
         if (slot.failed) {
           slot.failed = false;
           this.staleTracks_--;
@@ -270,35 +212,6 @@ export class ManifestCache {
   /** Background reloads waiting or under way. */
   get reloadsPending(): number {
     return this.reloadQueue.length + this.reloading;
-  }
-
-  /**
-   * Keeps a slot just looked up (`slot`, so one the cache holds) in a caller's hold, which lets go
-   * of what it held before.
-   */
-  keep(kept: KeptSlot, slot: TrackSlot, now: number): void {
-    kept.release();
-    kept.cache = this;
-    kept.slot = slot;
-    kept.expiresAt = slot.expiresAt;
-    kept.usedAt = now;
-    kept.index = slot.holders.push(kept) - 1;
-  }
-
-  /**
-   * Whether a kept slot still holds its track's entry here: neither dropped (which releases the
-   * hold) nor expired. The hot path's check, reading only the hold. It keeps the slot's place in the
-   * LRU order to within RECENCY_RESOLUTION_MS, so a track in use is never the one evicted.
-   */
-  holds(kept: KeptSlot, now: number): boolean {
-    const slot = kept.slot;
-    if (kept.cache !== this || slot === undefined || now > kept.expiresAt) return false;
-    if (now - kept.usedAt >= RECENCY_RESOLUTION_MS) {
-      kept.usedAt = now;
-      this.entries.get(slot.key);
-      return kept.slot === slot;
-    }
-    return true;
   }
 
   entry(track: Track): Promise<TrackEntry> {

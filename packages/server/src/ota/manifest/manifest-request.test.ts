@@ -1,8 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { MANIFEST_NAMESPACES, manifestHeaders } from '@ferry/contracts';
+import { MANIFEST_NAMESPACES, ManifestRequest, manifestHeaders } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
-import { namespaceOf, negotiateManifestFormat, parseManifestRequest, refusalNamespaceOf } from './manifest-request.js';
-import { RememberedRequest } from './remembered-request.js';
+import { pickHeadersOf } from './manifest-headers.js';
+import * as request from './manifest-request.js';
+
+const { negotiateManifestFormat } = request;
+type Headers = IncomingHttpHeaders | Record<string, string>;
+const parseManifestRequest = <T>(headers: Headers, lookup?: (key: string) => T | undefined) =>
+  request.parseManifestRequest(pickHeadersOf(headers), lookup);
+const namespaceOf = (headers: Headers) => request.namespaceOf(pickHeadersOf(headers));
+const refusalNamespaceOf = (headers: Headers) => request.refusalNamespaceOf(pickHeadersOf(headers));
 
 /** How often an accept header was negotiated (not answered from the memo). */
 const negotiations = vi.hoisted(() => ({ count: 0 }));
@@ -46,8 +53,31 @@ describe('negotiateManifestFormat', () => {
     ['application/json, */*;q=0.1', 'json'],
     ['multipart/mixed;q=0.2, application/*;q=0.3', 'expo+json'],
     ['application/json, application/expo+json;q=0.8, multipart/mixed;q=0.8', 'json'],
-  ])('accept %j → %s', (accept, expected) => {
-    expect(negotiateManifestFormat(accept)).toBe(expected);
+    // The tie is judged by the most specific range that matches multipart (RFC 9110 §12.5.1).
+    ['multipart/*;q=0.5, multipart/mixed;q=0.2, application/json;q=0.3', 'json'],
+    ['multipart/mixed;q=0.2, multipart/*;q=0.5, application/json;q=0.3', 'json'],
+    ['*/*;q=0.5, multipart/mixed;q=0.2, application/json;q=0.3', 'expo+json'],
+    ['multipart/*;q=0.2, */*;q=0.9, application/json;q=0.3', 'expo+json'],
+    ['multipart/*;q=0.2, */*;q=0.9, application/*;q=0.1', 'multipart'],
+    ['application/json;q=0.3, multipart/*;q=0.3, */*;q=0.1', 'multipart'],
+    ['application/json;q=0.3, */*;q=0.3', 'multipart'],
+    ['application/json;q=0.3, */*;q=0.2', 'json'],
+    ['application/json;q=0.3, text/*;q=0.9, */*;q=0.1', 'json'],
+  ])('accept %j → %s', async (accept, expected) => {
+    // A fresh module: the accept memo would answer a negotiation made before.
+    expect((await freshModule()).negotiateManifestFormat(accept)).toBe(expected);
+  });
+});
+
+describe('clientIdOf', () => {
+  it.each([
+    ['absent', undefined, undefined],
+    ['empty', '', undefined],
+    ['one character', 'a', 'a'],
+    ['256 characters', 'x'.repeat(256), 'x'.repeat(256)],
+    ['257 characters: too long to be an install id', 'x'.repeat(257), undefined],
+  ])('%s', (_, id, expected) => {
+    expect(request.clientIdOf(pickHeadersOf(id === undefined ? {} : { 'eas-client-id': id }))).toBe(expected);
   });
 });
 
@@ -82,7 +112,7 @@ describe('refusalNamespaceOf: a refusal names the headers of the namespace the c
     // Headers that are not manifest headers say nothing about the client.
     [{ 'eas-client-id': 'x', 'expo-recent-failed-update-ids': '"a"', 'ota-platform': 'ios' }, 'ota', 'ota'],
   ] as const)('%j read as %s → %s', (headers, read, ns) => {
-    expect(refusalNamespaceOf(headers, read)).toBe(ns);
+    expect([read, refusalNamespaceOf(headers)]).toEqual([namespaceOf(headers), ns]);
   });
 
   it.each([
@@ -135,8 +165,6 @@ describe('parseManifestRequest', () => {
   it('reads the track and the ids', () => {
     const id = 'B15ED6D8-F39B-04AD-A248-FA3B95FD7E0E';
     const parsed = parseManifestRequest({ ...base, 'expo-current-update-id': id, 'expo-embedded-update-id': id });
-    // The memo's record of the request, which also keeps what it resolved to (remembered-request.ts).
-    expect(parsed).toBeInstanceOf(RememberedRequest);
     expect(parsed).toMatchObject({
       ok: true,
       ns: 'expo',
@@ -164,7 +192,6 @@ describe('parseManifestRequest', () => {
       [names.currentUpdateId]: current,
       [names.embeddedUpdateId]: embedded,
     });
-    expect(parsed).toBeInstanceOf(RememberedRequest);
     expect(parsed).toMatchObject({
       ok: true,
       ns,
@@ -211,8 +238,6 @@ describe('parseManifestRequest', () => {
     ]);
   });
 
-  // Headers no other test sends: parsing them must not be answered from the memo, so the test
-  // exercises (and, under mutation testing, covers) the validation itself.
   it('a protocol version it does not serve is 406 naming the header and the supported version', () => {
     expect(parseManifestRequest({ ...base, 'expo-runtime-version': '4.0.6', 'expo-protocol-version': '2' })).toEqual({
       ok: false,
@@ -300,7 +325,7 @@ describe('parseManifestRequest', () => {
       expect(parsed).toMatchObject({ ok: true, request: { runtimeVersion: '1.0.0-RC(3)' } });
     });
 
-    it('each spelling is remembered on its own, all answering the normalised request', () => {
+    it('every spelling reads as the normalised request', () => {
       const spellings = ['ios', 'IOS', 'Ios', 'IOS', 'ios'];
       for (const platform of spellings) {
         const parsed = parseManifestRequest({ ...base, 'expo-platform': platform, 'expo-channel-name': 'PRODUCTION' });
@@ -310,66 +335,65 @@ describe('parseManifestRequest', () => {
   });
 });
 
-describe('the memos', () => {
-  const headersOf = (runtimeVersion: string): IncomingHttpHeaders => ({
-    'expo-platform': 'ios',
-    'expo-runtime-version': runtimeVersion,
-    'expo-channel-name': 'production',
+describe('the shortcut for a track in memory gives what the full parse gives', () => {
+  const track = { 'expo-platform': 'ios', 'expo-runtime-version': '1.0.0', 'expo-channel-name': 'production' };
+  const id = '0754dad0-d200-d634-113c-ef1f26106028';
+  const cases: Array<[string, Headers]> = [
+    ['the track alone', track],
+    ['with update ids', { ...track, 'expo-current-update-id': id, 'expo-embedded-update-id': id.toUpperCase() }],
+    ['with padded and blank ids', { ...track, 'expo-current-update-id': ` ${id} `, 'expo-embedded-update-id': ' ' }],
+    ['in any case', { ...track, 'expo-platform': 'IOS', 'expo-channel-name': 'Production' }],
+    ['a malformed current id', { ...track, 'expo-current-update-id': 'latest' }],
+    ['a malformed embedded id', { ...track, 'expo-embedded-update-id': `${id}0` }],
+    ['a protocol version it does not serve', { ...track, 'expo-protocol-version': '2' }],
+    [
+      'in the ota namespace',
+      { 'ota-platform': 'ios', 'ota-runtime-version': '1.0.0', 'ota-channel-name': 'production' },
+    ],
+  ];
+  it.each(cases)('%s', (_, headers) => {
+    const found = { track: 'in memory' };
+    const lookups: string[] = [];
+    const shortcut = parseManifestRequest(headers, (key) => {
+      lookups.push(key);
+      return key === 'production\nios\n1.0.0' ? found : undefined;
+    });
+    const full = parseManifestRequest(headers);
+    if (full.ok) {
+      expect(shortcut).toEqual({ ...full, found });
+      expect(lookups).toEqual(['production\nios\n1.0.0']);
+    } else expect(shortcut).toEqual(full);
   });
-  // What headersOf(runtimeVersion) holds in header values: the memo's bound counts these.
-  const valuesLength = (runtimeVersion: string) => 'ios'.length + runtimeVersion.length + 'production'.length;
-  const runtimeVersionForKeyLength = (length: number) => 'x'.repeat(length - valuesLength(''));
 
-  it('answers the same headers from the memo, also after other headers', async () => {
-    const { parseManifestRequest: parse } = await freshModule();
-    const first = parse(headersOf('1.0.0(1)'));
-    expect(parse(headersOf('1.0.0(1)'))).toBe(first);
-    parse(headersOf('1.0.0(2)'));
-    expect(parse(headersOf('1.0.0(1)'))).toBe(first);
-  });
-
-  it('requests that alternate between tracks, one with an update id and one without, each get their own entry', async () => {
-    const { parseManifestRequest: parse } = await freshModule();
-    const id = '0754dad0-d200-d634-113c-ef1f26106028';
-    const a = headersOf('1.0.0(a)');
-    const b = { ...headersOf('1.0.0(b)'), 'expo-current-update-id': id };
-    const first = { a: parse(a), b: parse(b) };
-    for (let i = 0; i < 4; i++) {
-      expect(parse({ ...a })).toBe(first.a);
-      expect(parse({ ...b })).toBe(first.b);
+  it('a request whose track it finds is not parsed again; one with a malformed id is', () => {
+    const parse = vi.spyOn(ManifestRequest, 'safeParse');
+    try {
+      const found = { track: 'in memory' };
+      const lookup = () => found;
+      expect(parseManifestRequest({ ...track, 'expo-current-update-id': id }, lookup)).toMatchObject({
+        ok: true,
+        found,
+      });
+      expect(parseManifestRequest({ ...track, 'expo-embedded-update-id': id }, lookup)).toMatchObject({ ok: true });
+      expect(parseManifestRequest(track, lookup)).toMatchObject({ ok: true });
+      expect(parse).not.toHaveBeenCalled();
+      expect(parseManifestRequest({ ...track, 'expo-current-update-id': 'latest' }, lookup)).toMatchObject({
+        ok: false,
+      });
+      expect(parseManifestRequest({ ...track, 'expo-embedded-update-id': 'x' }, lookup)).toMatchObject({ ok: false });
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
     }
-    expect(first.a).toMatchObject({ ok: true, request: { runtimeVersion: '1.0.0(a)', currentUpdateId: undefined } });
-    expect(first.b).toMatchObject({ ok: true, request: { runtimeVersion: '1.0.0(b)', currentUpdateId: id } });
   });
 
-  it('remembers 20 000 requests (a fleet of many tracks), then starts over', async () => {
-    const { parseManifestRequest: parse } = await freshModule();
-    const first = parse(headersOf('0'));
-    for (let i = 1; i < 19_999; i++) parse(headersOf(String(i)));
-    expect(parse(headersOf('0'))).toBe(first);
-    parse(headersOf('19999')); // the 20 000th entry
-    expect(parse(headersOf('0'))).toBe(first);
-    parse(headersOf('20000')); // the memo is full: emptied before this one is stored
-    const again = parse(headersOf('0'));
-    expect(again).not.toBe(first);
-    expect(again).toEqual(first);
-    expect(parse(headersOf('0'))).toBe(again);
+  it('a key it does not find is parsed in full, and a track that does not validate is refused', () => {
+    expect(parseManifestRequest({ ...track, 'expo-platform': 'web' }, () => undefined)).toMatchObject({ ok: false });
+    expect(parseManifestRequest(track, () => undefined)).toMatchObject({ ok: true, found: undefined });
   });
+});
 
-  it.each([
-    [2047, true],
-    [2048, true],
-    [2049, false],
-    [4096, false],
-  ])('a request whose header values are %i characters long is remembered: %s', async (length, remembered) => {
-    const { parseManifestRequest: parse } = await freshModule();
-    const headers = headersOf(runtimeVersionForKeyLength(length));
-    const first = parse(headers);
-    expect(first.ok).toBe(false); // a runtime version that long is refused; the refusal is remembered
-    expect(parse(headers) === first).toBe(remembered);
-    expect(parse(headers)).toEqual(first);
-  });
-
+describe('the accept memo', () => {
   it('negotiates each accept header once, also after other headers', async () => {
     const { negotiateManifestFormat: negotiate } = await freshModule();
     const before = negotiations.count;

@@ -1,20 +1,12 @@
-import {
-  MANIFEST_NAMESPACES,
-  type ManifestNamespace,
-  type ManifestRequest,
-  type Release,
-  type Track,
-  trackOf,
-} from '@ferry/contracts';
+import { MANIFEST_NAMESPACES, type ManifestNamespace, type Release, type Track, trackOf } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FerryMetrics } from '../../metrics/ferry-metrics.js';
 import type { ManifestSigner } from '../../signing/manifest-signer.js';
 import type { AssetUrls } from '../assets/asset-urls.js';
 import type { ReleaseStore, StoredEntry, StoredTimeline } from '../release-store.js';
-import { chooseEntry, choosesByClient } from '../rollout/track-timeline.js';
-import { ManifestCache, type ManifestCacheOptions, type ServedEntry, type TrackEntry } from './manifest-cache.js';
-import { type ManifestOutcome, NO_RELEASE, OUTSIDE_ROLLOUT } from './manifest-outcome.js';
-import type { ValidManifestRequest } from './manifest-request.js';
+import { entryAnswers, type ManifestAnswers, upToDateAnswers } from './manifest-answer.js';
+import { ManifestCache, type ManifestCacheOptions } from './manifest-cache.js';
+import type { ServedEntry, TrackEntry } from './manifest-decision.js';
 import { signedManifestOf } from './manifest-response.js';
 import type { WarmedTrack } from './manifest-warm-up.js';
 import {
@@ -28,28 +20,6 @@ import {
 } from './release-signatures.js';
 import { StaleManifestLog } from './stale-manifest-log.js';
 
-export type { ManifestOutcome } from './manifest-outcome.js';
-
-export type ManifestDecision = 'no-release' | 'up-to-date' | 'update' | 'directive';
-
-const sameId = (a: string | undefined, b: string | undefined): boolean =>
-  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
-
-/**
- * Spec rules 1–3 and the directives (issue 18), for the entry the device gets (chooseEntry):
- * nothing → 204; a release the app already runs → up to date; a roll back to embedded for an app
- * that already runs its embedded update → up to date; otherwise the release or the directive.
- */
-export function decideManifest(
-  entry: Pick<ServedEntry, 'kind' | 'id'> | undefined,
-  currentUpdateId: string | undefined,
-  embeddedUpdateId?: string,
-): ManifestDecision {
-  if (!entry) return 'no-release';
-  if (entry.kind === 'directive') return sameId(currentUpdateId, embeddedUpdateId) ? 'up-to-date' : 'directive';
-  return sameId(currentUpdateId, entry.id) ? 'up-to-date' : 'update';
-}
-
 const EMPTY_TRACK: TrackEntry = { head: undefined, rollout: undefined, fallback: undefined };
 
 const perNamespace = <T>(make: (ns: ManifestNamespace) => T): Record<ManifestNamespace, T> =>
@@ -62,12 +32,7 @@ function servedOf(entry: StoredEntry, signatures: ManifestSignature[], fallback 
   const signed = perNamespace((ns) =>
     signedManifestOf(id, signatures.find((stored) => stored.namespace === ns)!, part),
   );
-  const outcomes = perNamespace<ManifestOutcome>((ns) => ({
-    kind: kind === 'release' ? 'update' : 'directive',
-    signed: signed[ns],
-    ...(fallback ? { fallback: true as const } : {}),
-  }));
-  return { kind, id, signed, outcomes };
+  return { kind, id, answers: entryAnswers(signed, kind, fallback) };
 }
 
 export interface ManifestServiceDeps
@@ -85,12 +50,13 @@ export interface ManifestServiceDeps
  * Answers manifest requests from memory. A release is signed once, at publish (`sign`, inside the
  * track lock), and its signed bytes are stored with it, so an instance that has just started, or
  * whose cache expired, reads them instead of signing while devices wait. A track with a rollout
- * keeps its fallback too, so choosing between them is a hash of the client id, not a read.
+ * keeps its fallback too, so choosing between them is a hash of the client id, not a read. Every
+ * answer of a loaded track is made when it is loaded (manifest-answer.ts).
  */
 export class ManifestService {
   private readonly cache: ManifestCache;
-  /** What an up-to-date client gets, per namespace: a signed noUpdateAvailable for expo-updates. */
-  private readonly upToDate: Record<ManifestNamespace, ManifestOutcome>;
+  /** What an up-to-date client gets (manifest-answer.ts, upToDateAnswers). */
+  readonly upToDate: ManifestAnswers;
   private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ManifestServiceDeps) {
@@ -102,63 +68,20 @@ export class ManifestService {
       maxBytes: deps.maxBytes,
       stale: new StaleManifestLog(deps.log, deps.staleMs ?? 0, () => deps.metrics?.manifestServedStale()),
     });
-    // The spec's own client (ota-…) is answered 204 as its table says; expo-updates gets the
-    // protocol's signed directive when it accepts multipart (decisions.md, "Release control").
-    const noUpdate = signedManifestOf(
-      'noUpdateAvailable',
-      signBody(NO_UPDATE_AVAILABLE_BODY, 'expo', deps.signer),
-      'directive',
+    this.upToDate = upToDateAnswers(
+      signedManifestOf('noUpdateAvailable', signBody(NO_UPDATE_AVAILABLE_BODY, 'expo', deps.signer), 'directive'),
     );
-    this.upToDate = {
-      ota: { kind: 'no-update', reason: 'up-to-date' },
-      expo: { kind: 'no-update', reason: 'up-to-date', noUpdateAvailable: noUpdate },
-    };
-  }
-
-  /** The outcome, reading the track when it is not cached (one read however many wait for it). */
-  async resolve(request: ManifestRequest, ns: ManifestNamespace, clientId?: string): Promise<ManifestOutcome> {
-    return this.outcome(await this.cache.entry(trackOf(request)), request, ns, clientId);
   }
 
   /**
-   * The outcome when the track is cached, without a promise: the hot path. Undefined on a miss.
-   * What the request resolved to before is kept on it (RememberedRequest): while that slot is
-   * current and the entry gives every device the same answer, that is the outcome, with nothing
-   * looked up. Past the TTL no hold serves: the lookup answers from the slot while it is reloaded
-   * in the background, or while reloading fails, up to its stale-if-error limit.
-   * `now` is performance.now(), the cache's clock (the fast path passes the request's start).
+   * A track in memory by its key (trackKey), without waiting: past its TTL the lookup starts a
+   * reload in the background and still answers, up to its stale-if-error limit.
    */
-  resolveCached(parsed: ValidManifestRequest, clientId?: string, now = performance.now()): ManifestOutcome | undefined {
-    if (this.cache.holds(parsed, now)) {
-      return parsed.outcome ?? this.outcome(parsed.slot!.entry, parsed.request, parsed.ns, clientId);
-    }
-    const slot = this.cache.slot(parsed.trackKey, now);
-    if (!slot) {
-      parsed.release();
-      return undefined;
-    }
-    this.cache.keep(parsed, slot, now);
-    const outcome = this.outcome(slot.entry, parsed.request, parsed.ns, clientId);
-    parsed.outcome = choosesByClient(slot.entry) ? undefined : outcome;
-    return outcome;
-  }
+  readonly cachedTrack = (key: string): TrackEntry | undefined => this.cache.slot(key)?.entry;
 
-  private outcome(
-    entry: TrackEntry,
-    request: ManifestRequest,
-    ns: ManifestNamespace,
-    clientId: string | undefined,
-  ): ManifestOutcome {
-    const chosen = chooseEntry(entry, clientId);
-    switch (decideManifest(chosen, request.currentUpdateId, request.embeddedUpdateId)) {
-      case 'no-release':
-        // Nothing for this device: the track has no entry, or only a rollout it is outside of.
-        return entry.head === undefined ? NO_RELEASE : OUTSIDE_ROLLOUT;
-      case 'up-to-date':
-        return this.upToDate[ns];
-      default:
-        return chosen!.outcomes[ns];
-    }
+  /** A track from memory, or read once however many requests wait for it. */
+  track(track: Track): Promise<TrackEntry> {
+    return this.cache.entry(track);
   }
 
   /** The manifests of a release about to be stored, signed in every namespace. */

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import http, { type RequestListener } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { MANIFEST_PROTOCOL_VERSION, MANIFEST_SIGNATURE_ALGORITHM, manifestHeaders, type Track } from '@ferry/contracts';
+import { requestHeaders } from './manifest-headers.js';
 
 /** A track the instance loaded at start-up, and the id of the entry it serves. */
 export interface WarmedTrack {
@@ -13,8 +14,6 @@ export interface WarmedTrack {
 /** Connections the warm-up keeps busy: as many requests in flight as a few dozen devices. */
 const CONNECTIONS = 32;
 const MANIFEST_PATH = '/api/updates/manifest';
-/** expo-updates' header names: the clients of a fleet. */
-const EXPO = manifestHeaders('expo');
 /** A safety net: a warm-up that has not finished by then stops, and the instance starts anyway. */
 export const WARM_UP_DEADLINE_MS = 10_000;
 
@@ -23,7 +22,7 @@ export const WARM_UP_DEADLINE_MS = 10_000;
  * tracks is a device on its embedded bundle (it gets the release), the second a device that runs
  * the release already (it gets noUpdateAvailable). The embedded update id is this warm-up's own,
  * random: a real device never sends it, so no device finds a parsed request the warm-up left
- * behind, and what the warm-up measures is the code, not a pre-filled memo.
+ * behind.
  */
 export function warmUpHeaders(
   tracks: readonly WarmedTrack[],
@@ -34,13 +33,13 @@ export function warmUpHeaders(
   const upToDate = Math.floor(index / tracks.length) % 2 === 1;
   return {
     accept: 'multipart/mixed,application/expo+json,application/json',
-    [EXPO.protocolVersion]: MANIFEST_PROTOCOL_VERSION,
-    [EXPO.platform]: track.platform,
-    [EXPO.runtimeVersion]: track.runtimeVersion,
-    [EXPO.channel]: track.channel,
-    [EXPO.expectSignature]: `sig, keyid="main", alg="${MANIFEST_SIGNATURE_ALGORITHM}"`,
-    [EXPO.currentUpdateId]: upToDate ? headId : embeddedId,
-    [EXPO.embeddedUpdateId]: embeddedId,
+    ...requestHeaders('expo', {
+      protocolVersion: MANIFEST_PROTOCOL_VERSION,
+      ...track,
+      currentUpdateId: upToDate ? headId : embeddedId,
+      embeddedUpdateId: embeddedId,
+    }),
+    [manifestHeaders('expo').expectSignature]: `sig, keyid="main", alg="${MANIFEST_SIGNATURE_ALGORITHM}"`,
   };
 }
 
@@ -103,14 +102,13 @@ const requestOf = (headers: Record<string, string>): string => {
  * handler, fast paths first) on a loopback server of its own, before the instance listens.
  *
  * Why: an instance that has just started runs its manifest path unoptimised, and a fleet's first
- * seconds on it were slower, with a long tail (bench:manifest (e), docs/benchmarks.md, runs 27–29).
- * A few thousand requests of its own get the path optimised before devices arrive. They go through
- * a real socket and the same handler, so the code is optimised for what devices send.
+ * seconds on it are slower, with a long tail. A few thousand requests of its own get the path
+ * optimised before devices arrive. They go through a real socket and the same handler, so the
+ * code is optimised for what devices send.
  *
  * The client is a socket writing requests and framing answers by content-length, as wrk does:
  * node:http's client would run its parser callbacks and message classes, which the server shares,
- * on client traffic that devices never send, and fetch cost several times as much of the
- * process's time per request (docs/decisions.md).
+ * on client traffic that devices never send, and optimise them for it.
  *
  * Nothing of a warm-up request is kept that a device could see: it carries no client id (no
  * device report, no rollout bucket), and the caller forgets the manifest metrics it counted.

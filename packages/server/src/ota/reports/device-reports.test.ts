@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { pickHeadersOf } from '../manifest/manifest-headers.js';
 import { DeviceReports, failedUpdateIds } from './device-reports.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
 import { runningUpdateOf } from './running-update.js';
@@ -54,14 +55,20 @@ describe('DeviceReports', () => {
     const { store, checks, failures } = fakeStore();
     const reports = reportsOver(store);
     const device = randomUUID();
-    for (let i = 0; i < 3; i++) reports.observe({ 'eas-client-id': device }, running(RELEASE));
-    reports.observe({ 'eas-client-id': randomUUID() }, running(OTHER));
-    reports.observe({}, running(RELEASE));
-    reports.observe({ 'eas-client-id': randomUUID() }, running(RELEASE, RELEASE)); // on its embedded update
-    // A crash of the embedded update is no failure of a release (decisions.md, Expo-Fatal-Error).
-    reports.observe({ 'eas-client-id': randomUUID(), 'expo-fatal-error': 'boom' }, running(RELEASE, RELEASE));
-    reports.observe({ 'eas-client-id': device, 'expo-recent-failed-update-ids': `"${RELEASE}"` }, running());
-    reports.observe({ 'eas-client-id': device, 'expo-fatal-error': 'boom' }, running(RELEASE));
+    for (let i = 0; i < 3; i++) reports.observe(pickHeadersOf({ 'eas-client-id': device }), running(RELEASE));
+    reports.observe(pickHeadersOf({ 'eas-client-id': randomUUID() }), running(OTHER));
+    reports.observe(pickHeadersOf({}), running(RELEASE));
+    reports.observe(pickHeadersOf({ 'eas-client-id': randomUUID() }), running(RELEASE, RELEASE)); // on its embedded update
+    // A crash of the embedded update is no failure of a release (docs/decisions.md, "Expo-Fatal-Error").
+    reports.observe(
+      pickHeadersOf({ 'eas-client-id': randomUUID(), 'expo-fatal-error': 'boom' }),
+      running(RELEASE, RELEASE),
+    );
+    reports.observe(
+      pickHeadersOf({ 'eas-client-id': device, 'expo-recent-failed-update-ids': `"${RELEASE}"` }),
+      running(),
+    );
+    reports.observe(pickHeadersOf({ 'eas-client-id': device, 'expo-fatal-error': 'boom' }), running(RELEASE));
     await reports.flush();
     expect(checks).toEqual([
       {
@@ -80,7 +87,7 @@ describe('DeviceReports', () => {
     let now = 1_000_000;
     const reports = reportsOver(store, [], () => now);
     const device = randomUUID();
-    const check = (update: string) => reports.observe({ 'eas-client-id': device }, running(update));
+    const check = (update: string) => reports.observe(pickHeadersOf({ 'eas-client-id': device }), running(update));
     check(RELEASE);
     await reports.flush();
     now += 60 * 60 * 1000 - 1;
@@ -101,7 +108,7 @@ describe('DeviceReports', () => {
     const { store, checks } = fakeStore();
     const reports = reportsOver(store);
     const observeAll = async (devices: string[]) => {
-      for (const device of devices) reports.observe({ 'eas-client-id': device }, running(RELEASE));
+      for (const device of devices) reports.observe(pickHeadersOf({ 'eas-client-id': device }), running(RELEASE));
       await reports.flush();
     };
     const first = Array.from({ length: 10_000 }, (_, i) => `first-${i}`);
@@ -124,7 +131,8 @@ describe('DeviceReports', () => {
     const { store, checks } = fakeStore();
     const slow: ReportStore = { ...store, knownReleases: async (ids) => (await gate, store.knownReleases(ids)) };
     const reports = reportsOver(slow);
-    for (let i = 0; i < 50_000; i++) reports.observe({ 'eas-client-id': `device-${i}` }, running(RELEASE));
+    for (let i = 0; i < 50_000; i++)
+      reports.observe(pickHeadersOf({ 'eas-client-id': `device-${i}` }), running(RELEASE));
     release();
     await reports.flush();
     // The early write took the first 10,000; the rest stopped at 4 × 10,000 pending.

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseList } from 'structured-headers';
+import { type PickedHeaders, sharedHeader } from '../manifest/manifest-headers.js';
 import { clientIdOf } from '../manifest/manifest-request.js';
-import type { RequestHeaders } from '../manifest/manifest-request-headers.js';
 import type { Rollout } from '../release-store.js';
 import { haltReason, shouldHalt } from './halt-rule.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
@@ -43,7 +43,7 @@ export function failedUpdateIds(header: string | string[] | undefined): string[]
 }
 
 /** Only the hash of a client id is kept: it counts devices without naming them. */
-const deviceOf = (clientId: string) => createHash('sha256').update(clientId).digest('base64url');
+export const deviceOf = (clientId: string) => createHash('sha256').update(clientId).digest('base64url');
 
 export interface DeviceReportsDeps {
   store: ReportStore;
@@ -72,8 +72,9 @@ export class DeviceReports {
    * When each device was last written, by update: a device that checks every launch is written once
    * an hour, not each time. Plain Maps emptied when full (cheaper per check than an LRU on the
    * manifest path); emptying them only costs a write per device again. Two levels, so a check
-   * looks up the update's string (the same one for every device of a track) and the client id,
-   * and builds no joined key: with one, a check cost twice as much (docs/benchmarks.md, run 36).
+   * looks up the update's string (the same one for every device of a track) and the client id, and
+   * builds no joined key: a check runs on every manifest request of a reporting device, where a key
+   * string built per request would be most of its cost.
    */
   private written = new Map<string, Map<string, number>>();
   private writtenCount = 0;
@@ -90,11 +91,11 @@ export class DeviceReports {
 
   /**
    * Notes what a manifest request reports: `running` is the release the device runs
-   * (runningUpdateOf, which the caller keeps per kind of request). The hot path: no I/O, no
+   * (runningUpdateOf). The hot path: no I/O, no
    * hashing, no key string built for a device already written, nothing without a client id (the
    * caller may pass the one it already read).
    */
-  observe(headers: RequestHeaders, running: string | undefined, clientId = clientIdOf(headers)): void {
+  observe(headers: PickedHeaders, running: string | undefined, clientId = clientIdOf(headers)): void {
     if (clientId === undefined) return;
     if (running !== undefined) {
       const writtenAt = this.written.get(running)?.get(clientId);
@@ -104,12 +105,13 @@ export class DeviceReports {
           this.checks.set(key, { updateId: running, clientId, seenAt: this.now() });
       }
     }
-    const failed = headers['expo-recent-failed-update-ids'];
+    const failed = sharedHeader(headers, 'expo-recent-failed-update-ids');
     if (failed !== undefined) {
       for (const updateId of failedUpdateIds(failed)) this.fail(updateId, clientId, 'failed');
     }
     // Sent once, on the first check after a crash, while the crashed update is still the one it runs.
-    if (headers['expo-fatal-error'] !== undefined && running !== undefined) this.fail(running, clientId, 'fatal');
+    if (sharedHeader(headers, 'expo-fatal-error') !== undefined && running !== undefined)
+      this.fail(running, clientId, 'fatal');
   }
 
   private fail(updateId: string, clientId: string, kind: 'failed' | 'fatal'): void {

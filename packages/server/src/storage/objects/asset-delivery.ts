@@ -85,7 +85,7 @@ export interface AssetDeliveryMetrics {
  * What a compressible asset's answer varies on: the encoding, and, since a launch bundle may be
  * answered with a patch from the bundle the device runs, whether it asked for one and from which
  * update. A shared cache then keeps a full answer per base at most and never hands it to a device
- * that could have had a patch from another base (docs/decisions.md, "Bundle patches").
+ * that could have had a patch from another base (docs/decisions.md, "OTA: bundle patches").
  */
 export const ASSET_VARY = 'accept-encoding, a-im, expo-current-update-id';
 /** A patch fits one device's bundle: no shared cache may keep it (RFC 9111 §5.2.2.5). */

@@ -27,9 +27,9 @@ export class LocalObjectReader {
   }
 
   /**
-   * Opens the object synchronously: open and fstat of one page-cached file take microseconds, while
-   * the asynchronous path cost some nine thread-pool trips per object, each waking the event loop
-   * (measured with bench:certificates; docs/benchmarks.md). One descriptor serves the size, the
+   * Opens the object synchronously: open and fstat of one page-cached file are a few system calls,
+   * while the asynchronous path takes several thread-pool trips per object, each waking the event
+   * loop. One descriptor serves the size, the
    * validator and the bytes, so they always belong together even when the object is replaced
    * meanwhile (a write is a rename). Small objects are read whole on the spot; larger ones stream
    * from the same descriptor.
@@ -69,8 +69,9 @@ export class LocalObjectReader {
   /**
    * The whole object, read into one buffer of its size by the kernel (FileHandle.readFile), from
    * one descriptor as `get` does. Gathering a stream's chunks costs two more copies of the bytes,
-   * and a buffer only user code had written was slower to send the first time than one the kernel
-   * had read the file into (bench:manifest (f), docs/benchmarks.md run 32).
+   * and a buffer that only user code has written is slower for the kernel to send the first time
+   * than one the kernel read the file into: the first device to download a new bundle must not
+   * wait longer than the next.
    */
   async read(key: string): Promise<(StoredObject & { bytes: Buffer }) | undefined> {
     let handle: fs.promises.FileHandle;

@@ -11,8 +11,8 @@ import { type PutStreamOptions, UploadRejected } from './object-store.js';
 /**
  * Writes objects of the local store. One write path: stream into a temporary file while hashing
  * and counting, check the constraints, and rename into place. A small object given whole (a
- * certificate PDF) is written synchronously instead, behind the same put, because the benchmark
- * measured the asynchronous path's event-loop turns as most of a PDF's cost (docs/benchmarks.md).
+ * certificate PDF) is written synchronously instead, behind the same put: under load each
+ * asynchronous step waits a whole event-loop turn, which would be most of a small write's time.
  */
 export class LocalObjectWriter {
   constructor(private readonly files: LocalObjectFiles) {}
@@ -83,10 +83,10 @@ export class LocalObjectWriter {
   /**
    * The write path for a small object given whole, done synchronously: under load each
    * asynchronous step costs a full event-loop turn, while the whole sequence done in place is a
-   * handful of system calls. Creating a file is the expensive one on some file systems
-   * (docs/benchmarks.md), so when the key's extension already names the content type (`.pdf`) no
-   * meta file is written: the reader derives the type from the key and a validator from size,
-   * mtime and inode.
+   * handful of system calls. Creating a file is the expensive one on some file systems (ext4
+   * without a journal searches past recently freed inodes), so when the key's extension already
+   * names the content type (`.pdf`) no meta file is written: the reader derives the type from the
+   * key and a validator from size, mtime and inode.
    */
   private putSmall(key: string, body: Buffer, contentType: string): void {
     const files = this.files;

@@ -40,7 +40,13 @@ export class UploadRejected extends DomainError {
   ) {
     super(
       reason === 'too-large' ? 'too-large' : 'invalid',
-      { 'too-large': 'PAYLOAD_TOO_LARGE', 'hash-mismatch': 'HASH_MISMATCH', 'size-mismatch': 'SIZE_MISMATCH' }[reason],
+      (
+        {
+          'too-large': 'PAYLOAD_TOO_LARGE',
+          'hash-mismatch': 'HASH_MISMATCH',
+          'size-mismatch': 'SIZE_MISMATCH',
+        } as const
+      )[reason],
       `${message}; nothing was stored.`,
       details,
     );

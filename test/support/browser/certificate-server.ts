@@ -1,15 +1,17 @@
 /**
- * The server the browser tests drive: the real app on an ephemeral port, SQLite in a temp dir,
- * both vendor simulators in-process and waiting for the control endpoint to approve ('never'),
- * the development routes on. Prints one JSON line with its addresses, then serves until SIGTERM.
+ * The server the certificate browser suites drive (the web funnel and the native screens through
+ * react-native-web): the real app on an ephemeral port, SQLite in a temp dir, both vendor
+ * simulators in-process and waiting for the control endpoint to approve ('never'), the development
+ * routes on. Prints one JSON line with its addresses (CertificateServerAddress), then serves until
+ * SIGTERM. Started by certificate-setup.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { buildApp } from '../../../../packages/server/src/app.js';
-import { loadConfig } from '../../../../packages/server/src/config/config.js';
-import { applyDevelopmentDefaults } from '../../../../packages/server/src/config/development-defaults.js';
+import { buildApp } from '../../../packages/server/src/app.js';
+import { loadConfig } from '../../../packages/server/src/config/config.js';
+import { applyDevelopmentDefaults } from '../../../packages/server/src/config/development-defaults.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-e2e-'));
 const { config } = await applyDevelopmentDefaults(
@@ -29,6 +31,13 @@ const app = await buildApp({ config, logger: pino({ level: config.logLevel }, pi
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
+
+/** The line this server prints on stdout once it listens (both simulators run here). */
+export interface CertificateServerAddress {
+  url: string;
+  operatorToken: string;
+  simulators: Record<'VENDOR_A' | 'VENDOR_B', string>;
+}
 
 process.stdout.write(
   `${JSON.stringify({

@@ -1,4 +1,4 @@
-import { HANG_GUARD_MS } from './hang-guard.cjs';
+import { HANG_GUARD_MS } from '../hang-guard.cjs';
 
 /**
  * How every browser suite (web funnel, native screens through react-native-web, release console)
