@@ -17,7 +17,7 @@ export interface VendorFacts {
  * The issuing vendors, defined once. Everything else derives from this list: the request and
  * assignment schemas, the clients' second call, the server's vendor registry (one definition per
  * vendor, which must name every id here), metrics labels; storage keeps the id without checking it
- * (decisions: "Enumerations live in contracts"). Adding one: docs/certificates.md, "Adding a vendor".
+ * (docs/decisions.md, "Enumerations live in contracts"). Adding one: docs/certificates.md, "Adding a vendor".
  */
 export const CERTIFICATE_VENDOR_FACTS = [
   { id: 'VENDOR_A', secondCall: 'stepData' },

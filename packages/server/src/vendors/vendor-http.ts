@@ -12,8 +12,8 @@ const isAbort = (error: unknown): boolean =>
 
 /**
  * Vendor calls go through undici's request API on one keep-alive agent rather than fetch: fetch
- * wraps every exchange in WHATWG Request/Response objects and web streams, which measured as the
- * largest single item of a certificate request's own CPU time (docs/benchmarks.md).
+ * wraps every exchange in WHATWG Request/Response objects and web streams, work a server-to-server
+ * call with a known body does not need on a path every certificate request takes.
  * Sockets to each vendor are reused; no pipelining, since a slow vendor answer must not hold up
  * the requests queued behind it on the same socket.
  */

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
- * Enumerations live in contracts (issue 37; decisions, "Enumerations live in contracts"): storage
+ * Enumerations live in contracts (docs/decisions.md, "Enumerations live in contracts"): storage
  * no longer checks documents, vendors and operator roles, so a new one is stored without
  * rebuilding a table. The application validates them (the API's schemas are built from the
  * contracts' lists and the vendor registry); the database keeps keys, NOT NULL, foreign keys,
