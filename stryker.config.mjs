@@ -14,6 +14,7 @@ export default {
     'packages/server/src/ota/manifest/manifest-headers.ts',
     'packages/server/src/ota/manifest/manifest-decision.ts',
     'packages/server/src/ota/manifest/manifest-answer.ts',
+    'packages/server/src/vendors/vendor-registry.ts',
   ],
   coverageAnalysis: 'perTest',
   // Static mutants (module-level code: the header table, the answers of no release) run every test

@@ -16,6 +16,7 @@ export default defineConfig({
       'packages/server/src/ota/manifest/manifest-request.test.ts',
       'packages/server/src/ota/manifest/manifest-headers.test.ts',
       'packages/server/src/ota/manifest/manifest-decision.test.ts',
+      'packages/server/src/vendors/vendor-registry.test.ts',
     ],
   },
 });
