@@ -89,7 +89,7 @@ describe("a million devices with distinct current update ids (in process, the fa
     if (!parsed.ok) throw new Error(parsed.message);
     if (!parsed.found) throw new Error('the track is not cached');
     const format = negotiateManifestFormat(sharedHeader(picked, 'accept'))!;
-    const answered = manifestAnswer(parsed.found, parsed.request, parsed.ns, format, undefined, service.upToDate);
+    const answered = manifestAnswer(parsed.found, parsed, format, service.upToDate);
     if (answered?.status !== 200) throw new Error('no answer');
   }
 

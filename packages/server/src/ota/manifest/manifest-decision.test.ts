@@ -109,7 +109,7 @@ describe('manifestAnswer: the answer a loaded track gives a device', () => {
   ] as const)('%s track, %s %s, running %s, client %s → %s', async (track, ns, format, current, clientId, expected) => {
     const { tracks, manifestAnswer, upToDate } = await fixtures();
     const request = { currentUpdateId: current, embeddedUpdateId: track === 'directive' ? EMBEDDED : undefined };
-    expect(what(manifestAnswer(tracks[track]!, request, ns, format, clientId, upToDate))).toBe(expected);
+    expect(what(manifestAnswer(tracks[track]!, { ns, request, clientId }, format, upToDate))).toBe(expected);
   });
 
   it.each([

@@ -15,8 +15,9 @@ export interface ServedEntry {
 /** What a loaded track serves: its head, the head's rollout, and the fallback. */
 export type TrackEntry = Timeline<ServedEntry>;
 
+/** Update ids compare case-insensitively: iOS sends them in upper case, Android in lower. */
 function sameId(a: string | undefined, b: string | undefined): boolean {
-  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+  return a !== undefined && b !== undefined && (a === b || a.toLowerCase() === b.toLowerCase());
 }
 
 /**
@@ -34,6 +35,13 @@ export function decideManifest(
   return sameId(currentUpdateId, entry.id) ? 'up-to-date' : 'update';
 }
 
+/** What picks a device's answer within its track: the request as parseManifestRequest reads it. */
+export interface ManifestSelection {
+  ns: ManifestNamespace;
+  request: Pick<ManifestRequest, 'currentUpdateId' | 'embeddedUpdateId'>;
+  clientId: string | undefined;
+}
+
 /**
  * The answer a device gets from a loaded track: the entry the rollout gives it (chooseEntry), the
  * spec's rules (decideManifest), in its namespace and response structure. Undefined when the
@@ -42,10 +50,8 @@ export function decideManifest(
  */
 export function manifestAnswer(
   track: TrackEntry,
-  request: Pick<ManifestRequest, 'currentUpdateId' | 'embeddedUpdateId'>,
-  ns: ManifestNamespace,
+  { ns, request, clientId }: ManifestSelection,
   format: ManifestFormat,
-  clientId: string | undefined,
   upToDate: ManifestAnswers,
 ): ManifestAnswer | undefined {
   const chosen = chooseEntry(track, clientId);

@@ -7,7 +7,6 @@ import {
 } from '@ferry/contracts';
 import Negotiator from 'negotiator';
 import { z } from 'zod';
-import { runningUpdateOf } from '../reports/running-update.js';
 import type { ManifestFormat } from './manifest-format.js';
 import { fieldHeader, type ManifestField, type PickedHeaders, sharedHeader } from './manifest-headers.js';
 import { trackKey } from './track-key.js';
@@ -136,8 +135,8 @@ export interface ValidManifestRequest<T = unknown> {
   request: ManifestRequest;
   /** The request's track as the manifest cache keys it. */
   trackKey: string;
-  /** The release the device says it runs (runningUpdateOf), for its device report. */
-  runningUpdateId: string | undefined;
+  /** Its install id (clientIdOf), which picks its rollout bucket. */
+  clientId: string | undefined;
   found: T | undefined;
 }
 
@@ -150,16 +149,17 @@ export interface RefusedManifestRequest {
   details: Record<string, unknown>;
 }
 
+/** An update id header as validation reads it: trimmed, and absent when blank. */
+function optional(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
 /** The request's fields in one namespace, normalised as validation reads them. */
 function fieldsOf(picked: PickedHeaders, ns: ManifestNamespace) {
-  const optional = (value: string | undefined) => {
-    const trimmed = value?.trim();
-    return trimmed === '' ? undefined : trimmed;
-  };
   // Platform and channel names are lowercase everywhere (releases, tracks); clients may send any
   // case (`IOS`, `Production`).
   return {
-    protocolVersion: fieldHeader(picked, ns, 'protocolVersion'),
     platform: fieldHeader(picked, ns, 'platform')?.toLowerCase(),
     runtimeVersion: fieldHeader(picked, ns, 'runtimeVersion'),
     channel: fieldHeader(picked, ns, 'channel')?.toLowerCase(),
@@ -200,7 +200,7 @@ function parseIn<T>(
   ns: ManifestNamespace,
   lookup: (key: string) => T | undefined,
 ): ValidManifestRequest<T> | RefusedManifestRequest {
-  const { protocolVersion, ...fields } = fieldsOf(picked, ns);
+  const protocolVersion = fieldHeader(picked, ns, 'protocolVersion');
   const names = HEADER_NAMES[ns];
   if (protocolVersion !== undefined && protocolVersion.trim() !== MANIFEST_PROTOCOL_VERSION) {
     return {
@@ -212,6 +212,7 @@ function parseIn<T>(
       details: { header: names.protocolVersion, supported: [MANIFEST_PROTOCOL_VERSION] },
     };
   }
+  const fields = fieldsOf(picked, ns);
   const key = trackKey(fields as ManifestRequest);
   const found = lookup(key);
   if (
@@ -219,10 +220,10 @@ function parseIn<T>(
     isUpdateIdOrAbsent(fields.currentUpdateId) &&
     isUpdateIdOrAbsent(fields.embeddedUpdateId)
   ) {
-    return valid(ns, fields as ManifestRequest, key, found);
+    return valid(picked, ns, fields as ManifestRequest, key, found);
   }
   const parsed = ManifestRequest.safeParse(fields);
-  if (parsed.success) return valid(ns, parsed.data, key, found);
+  if (parsed.success) return valid(picked, ns, parsed.data, key, found);
   return {
     ok: false,
     ns,
@@ -239,6 +240,6 @@ function parseIn<T>(
   };
 }
 
-function valid<T>(ns: ManifestNamespace, request: ManifestRequest, key: string, found: T | undefined) {
-  return { ok: true, ns, request, trackKey: key, runningUpdateId: runningUpdateOf(request), found } as const;
+function valid<T>(picked: PickedHeaders, ns: ManifestNamespace, request: ManifestRequest, key: string, found: T | undefined) {
+  return { ok: true, ns, request, trackKey: key, clientId: clientIdOf(picked), found } as const;
 }

@@ -57,7 +57,7 @@ describe('ManifestService.releasePublished', () => {
     });
     service.releasePublished(published, []);
     const track = await service.track({ channel: 'production', platform: 'ios', runtimeVersion: '1' });
-    expect(servedId(manifestAnswer(track, {}, 'expo', 'multipart', undefined, service.upToDate))).toBe(ID);
+    expect(servedId(manifestAnswer(track, { ns: 'expo', request: {}, clientId: undefined }, 'multipart', service.upToDate))).toBe(ID);
     expect(saved.map((signed) => signed.namespace).sort()).toEqual(['expo', 'ota']);
   });
 });
@@ -101,7 +101,7 @@ describe('ManifestService: the tracks in memory', () => {
   const trackKey = 'production\nios\nremembered';
   const track = { channel: 'production', platform: 'ios', runtimeVersion: 'remembered' } as const;
   const answer = (service: ManifestService, found: TrackEntry | undefined, clientId?: string) =>
-    found && servedId(manifestAnswer(found, {}, 'expo', 'multipart', clientId, service.upToDate));
+    found && servedId(manifestAnswer(found, { ns: 'expo', request: {}, clientId }, 'multipart', service.upToDate));
   const A = '0a0a0a0a-0000-4000-8000-00000000000a';
   const B = '0b0b0b0b-0000-4000-8000-00000000000b';
 

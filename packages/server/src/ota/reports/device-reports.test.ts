@@ -4,13 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { pickHeadersOf } from '../manifest/manifest-headers.js';
 import { DeviceReports, failedUpdateIds } from './device-reports.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
-import { runningUpdateOf } from './running-update.js';
 
 const RELEASE = '11111111-2222-4333-8444-555555555555';
 const OTHER = '99999999-2222-4333-8444-555555555555';
 /** What a check's headers say the device runs, as the manifest path hands it to observe. */
-const running = (currentUpdateId?: string, embeddedUpdateId?: string) =>
-  runningUpdateOf({ currentUpdateId, embeddedUpdateId });
+/** A device's update ids: it runs `currentUpdateId`, unless that is its embedded update. */
+const running = (currentUpdateId?: string, embeddedUpdateId?: string) => ({ currentUpdateId, embeddedUpdateId });
 
 function fakeStore(known: string[] = [RELEASE]) {
   const checks: CheckReport[] = [];

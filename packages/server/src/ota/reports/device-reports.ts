@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ManifestRequest } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseList } from 'structured-headers';
 import { type PickedHeaders, sharedHeader } from '../manifest/manifest-headers.js';
@@ -6,6 +7,7 @@ import { clientIdOf } from '../manifest/manifest-request.js';
 import type { Rollout } from '../release-store.js';
 import { haltReason, shouldHalt } from './halt-rule.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
+import { runningUpdateOf } from './running-update.js';
 
 /** How often reports gathered in memory are written; a halt fires within about this long. */
 export const REPORT_FLUSH_MS = 1000;
@@ -90,13 +92,17 @@ export class DeviceReports {
   }
 
   /**
-   * Notes what a manifest request reports: `running` is the release the device runs
-   * (runningUpdateOf). The hot path: no I/O, no
-   * hashing, no key string built for a device already written, nothing without a client id (the
-   * caller may pass the one it already read).
+   * Notes what a manifest request reports: the release the device runs (runningUpdateOf of its
+   * update ids) and what failed on it. The hot path: no I/O, no hashing, no key string built for a
+   * device already written, nothing without a client id (the caller may pass the one it read).
    */
-  observe(headers: PickedHeaders, running: string | undefined, clientId = clientIdOf(headers)): void {
+  observe(
+    headers: PickedHeaders,
+    ids: Pick<ManifestRequest, 'currentUpdateId' | 'embeddedUpdateId'>,
+    clientId = clientIdOf(headers),
+  ): void {
     if (clientId === undefined) return;
+    const running = runningUpdateOf(ids);
     if (running !== undefined) {
       const writtenAt = this.written.get(running)?.get(clientId);
       if (writtenAt === undefined || this.now() - writtenAt >= RECHECK_MS) {

@@ -2,11 +2,9 @@ import type { ServerResponse } from 'node:http';
 import { trackOf } from '@ferry/contracts';
 import type { FastPath } from '../../../http/fast-paths.js';
 import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
-import type { ManifestAnswer } from '../../../ota/manifest/manifest-answer.js';
 import { manifestAnswer, type TrackEntry } from '../../../ota/manifest/manifest-decision.js';
 import { type PickedHeaders, pickHeaders, sharedHeader } from '../../../ota/manifest/manifest-headers.js';
 import {
-  clientIdOf,
   negotiateManifestFormat,
   parseManifestRequest,
   type ValidManifestRequest,
@@ -56,17 +54,9 @@ function send(
 ): boolean {
   const format = negotiateManifestFormat(sharedHeader(picked, 'accept'));
   if (!format) return false;
-  const clientId = clientIdOf(picked);
-  const answer: ManifestAnswer | undefined = manifestAnswer(
-    track,
-    parsed.request,
-    parsed.ns,
-    format,
-    clientId,
-    service.upToDate,
-  );
+  const answer = manifestAnswer(track, parsed, format, service.upToDate);
   if (!answer) return false;
-  options.reports?.observe(picked, parsed.runningUpdateId, clientId);
+  options.reports?.observe(picked, parsed.request, parsed.clientId);
   response.writeHead(answer.status, answer.headers);
   response.end(answer.body);
   const { platform, channel, runtimeVersion } = parsed.request;

@@ -6,7 +6,7 @@ import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
 import { manifestAnswer, type TrackEntry } from '../../../ota/manifest/manifest-decision.js';
 import { headersOfRole, pickHeadersOf, sharedHeader } from '../../../ota/manifest/manifest-headers.js';
-import { clientIdOf, negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
+import { negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
 import type { ManifestService } from '../../../ota/manifest/manifest-service.js';
 import type { DeviceReports } from '../../../ota/reports/device-reports.js';
 
@@ -83,12 +83,11 @@ export function manifestRoute(
           { available: ['multipart/mixed', 'application/expo+json', 'application/json'] },
         );
       }
-      const clientId = clientIdOf(picked);
       // Valid requests report what the device runs and what failed on it, whatever the answer.
-      options.reports?.observe(picked, parsed.runningUpdateId, clientId);
+      options.reports?.observe(picked, parsed.request, parsed.clientId);
       const { platform, channel, runtimeVersion } = parsed.request;
       const send = (track: TrackEntry) => {
-        const answer = manifestAnswer(track, parsed.request, parsed.ns, format, clientId, options.service.upToDate);
+        const answer = manifestAnswer(track, parsed, format, options.service.upToDate);
         if (!answer) {
           count(reply, 'refused', platform, channel);
           throw new DomainError(
