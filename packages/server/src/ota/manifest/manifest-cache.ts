@@ -117,16 +117,13 @@ export class ManifestCache {
       max: options.maxTracks ?? MANIFEST_CACHE_MAX_TRACKS,
       maxSize: options.maxBytes ?? MANIFEST_CACHE_MAX_BYTES,
       sizeCalculation: (slot) => entryBytes(slot.entry),
-      // Up to the slot's staleUntil; `slot` drops it then if lru-cache has not yet.
-      ttl: options.ttlMs + this.staleMs,
-      // The cache's clock (store reads the slot's time first, so lru-cache's entry never expires first).
-      perf: { now },
-      ttlResolution: 0,
-      dispose: (slot, _key, reason) => {
+      // No TTL of lru-cache's own: a slot's times are its own (freshness), checked by every lookup,
+      // and a slot past its limit is dropped by the lookup or by refreshDue, whichever comes first.
+      dispose: (slot) => {
         if (slot.failed) {
           slot.failed = false;
           this.staleTracks_--;
-          const limit = reason === 'expire' || this.now() > slot.staleUntil;
+          const limit = this.now() > slot.staleUntil;
           this.options.stale?.staleEnded(slot.track, limit, this.staleTracks_);
         }
       },
@@ -197,12 +194,14 @@ export class ManifestCache {
    * Starts the background reload of every kept track past its TTL whose reload is due, whether or
    * not a device asks for it: run every so often (`ManifestService.startRefreshing`), it keeps
    * tracks nobody asked for lately from reaching their stale-if-error limit, where they would be
-   * dropped and the next device would wait for a load. Returns how many it queued.
+   * dropped and the next device would wait for a load; drops those past it. Returns how many it queued.
    */
   refreshDue(now = this.now()): number {
     let queued = 0;
-    for (const slot of this.entries.values()) {
-      if (freshness(slot, now) !== 'revalidate') continue;
+    for (const slot of [...this.entries.values()]) {
+      const state = freshness(slot, now);
+      if (state === 'expired') this.entries.delete(slot.key);
+      if (state !== 'revalidate') continue;
       this.revalidate(slot);
       queued++;
     }
@@ -252,7 +251,8 @@ export class ManifestCache {
     const filled: string[] = [];
     for (const [track, entry] of entries.toReversed()) {
       const key = trackKey(track);
-      if (this.entries.has(key)) continue;
+      const held = this.entries.peek(key);
+      if (held !== undefined && freshness(held, this.now()) !== 'expired') continue;
       this.store(key, track, entry);
       filled.push(key);
     }

@@ -42,23 +42,42 @@ export const MANIFEST_REQUEST_HEADERS: ReadonlyArray<{ name: string; role: Heade
     FIELDS.map((field) => ({ name: manifestHeaders(ns)[field], role: MANIFEST_FIELDS[field] as HeaderRole })),
   ),
 ];
-const NAMES = MANIFEST_REQUEST_HEADERS.map((header) => header.name);
+/**
+ * The names as V8 keeps property names: one flat, internalized copy each. The names are made by
+ * templates (manifestHeaders), which leaves them as concatenations that every comparison with a
+ * header from the wire would walk.
+ */
+const NAMES = MANIFEST_REQUEST_HEADERS.map((header) => Object.keys({ [header.name]: 0 })[0]!);
 
 /** A header's place in PickedHeaders. */
-const SLOT = new Map(NAMES.map((name, slot) => [name, slot]));
 function slotOfName(name: string): number {
-  return SLOT.get(name)!;
+  return NAMES.indexOf(name);
 }
-const SHARED_SLOT = Object.fromEntries(Object.keys(SHARED_HEADERS).map((name) => [name, slotOfName(name)])) as Record<
-  SharedHeader,
-  number
->;
-const FIELD_SLOT = Object.fromEntries(
-  MANIFEST_NAMESPACES.map((ns) => [
-    ns,
-    Object.fromEntries(FIELDS.map((field) => [field, slotOfName(manifestHeaders(ns)[field])])),
-  ]),
-) as Record<ManifestNamespace, Record<ManifestField, number>>;
+
+/**
+ * The places of the shared headers, and of each namespace's fields. Object literals, read by
+ * property names written out (`picked[SHARED_SLOT.accept]`): a read through a name held in a
+ * variable is a keyed load that sees every name, which the hot path avoids.
+ */
+export const SHARED_SLOT = {
+  accept: slotOfName('accept'),
+  'eas-client-id': slotOfName('eas-client-id'),
+  'expo-recent-failed-update-ids': slotOfName('expo-recent-failed-update-ids'),
+  'expo-fatal-error': slotOfName('expo-fatal-error'),
+} as const satisfies Record<SharedHeader, number>;
+
+function fieldSlots(ns: ManifestNamespace) {
+  const names = manifestHeaders(ns);
+  return {
+    protocolVersion: slotOfName(names.protocolVersion),
+    platform: slotOfName(names.platform),
+    runtimeVersion: slotOfName(names.runtimeVersion),
+    channel: slotOfName(names.channel),
+    currentUpdateId: slotOfName(names.currentUpdateId),
+    embeddedUpdateId: slotOfName(names.embeddedUpdateId),
+  } as const satisfies Record<ManifestField, number>;
+}
+export const FIELD_SLOTS = { ota: fieldSlots('ota'), expo: fieldSlots('expo') } as const;
 
 /** The values of MANIFEST_REQUEST_HEADERS in one request, in the table's order; repeats joined with ", ". */
 export type PickedHeaders = ReadonlyArray<string | undefined>;
@@ -67,7 +86,7 @@ export function sharedHeader(picked: PickedHeaders, name: SharedHeader): string 
   return picked[SHARED_SLOT[name]];
 }
 export function fieldHeader(picked: PickedHeaders, ns: ManifestNamespace, field: ManifestField): string | undefined {
-  return picked[FIELD_SLOT[ns][field]];
+  return picked[FIELD_SLOTS[ns][field]];
 }
 
 /**
@@ -76,13 +95,15 @@ export function fieldHeader(picked: PickedHeaders, ns: ManifestNamespace, field:
  */
 const BY_LENGTH: Array<Array<readonly [string, number]> | undefined> = [];
 NAMES.forEach((name, slot) => {
-  BY_LENGTH[name.length] = [...(BY_LENGTH[name.length] ?? []), [name, slot]];
+  const sameLength = BY_LENGTH[name.length] ?? [];
+  sameLength.push([name, slot]);
+  BY_LENGTH[name.length] = sameLength;
 });
 
 function slotOf(name: string): number {
   const candidates = BY_LENGTH[name.length];
   if (candidates === undefined) return -1;
-  for (const [candidate, slot] of candidates) if (candidate === name) return slot;
+  for (let i = 0; i < candidates.length; i++) if (candidates[i]![0] === name) return candidates[i]![1];
   // Clients send lowercase names (expo-updates does); any other spelling pays a lowercase.
   const lower = name.toLowerCase();
   return lower === name ? -1 : slotOf(lower);
@@ -94,7 +115,7 @@ function slotOf(name: string): number {
  * string, which costs more than the rest of a cached answer.
  */
 export function pickHeaders(rawHeaders: readonly string[]): PickedHeaders {
-  const values: Array<string | undefined> = new Array(NAMES.length).fill(undefined);
+  const values: Array<string | undefined> = new Array(NAMES.length);
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const slot = slotOf(rawHeaders[i]!);
     if (slot < 0) continue;

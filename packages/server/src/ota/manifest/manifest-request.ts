@@ -8,7 +8,7 @@ import {
 import Negotiator from 'negotiator';
 import { z } from 'zod';
 import type { ManifestFormat } from './manifest-format.js';
-import { fieldHeader, type ManifestField, type PickedHeaders, sharedHeader } from './manifest-headers.js';
+import { FIELD_SLOTS, type PickedHeaders, SHARED_SLOT } from './manifest-headers.js';
 import { trackKey } from './track-key.js';
 
 export type { ManifestFormat } from './manifest-format.js';
@@ -92,22 +92,8 @@ const CLIENT_ID_MAX_LENGTH = 256;
  * that is empty or too long to be one). It never reaches a log or the database as sent.
  */
 export function clientIdOf(picked: PickedHeaders): string | undefined {
-  const id = sharedHeader(picked, 'eas-client-id');
+  const id = picked[SHARED_SLOT['eas-client-id']];
   return id !== undefined && id.length > 0 && id.length <= CLIENT_ID_MAX_LENGTH ? id : undefined;
-}
-
-const TRACK_FIELDS = ['platform', 'runtimeVersion', 'channel'] as const satisfies ManifestField[];
-const ALL_FIELDS = [
-  'protocolVersion',
-  ...TRACK_FIELDS,
-  'currentUpdateId',
-  'embeddedUpdateId',
-] as const satisfies ManifestField[];
-
-function sent(picked: PickedHeaders, ns: ManifestNamespace, fields: readonly ManifestField[]): number {
-  let count = 0;
-  for (const field of fields) if (fieldHeader(picked, ns, field) !== undefined) count++;
-  return count;
 }
 
 /**
@@ -115,7 +101,17 @@ function sent(picked: PickedHeaders, ns: ManifestNamespace, fields: readonly Man
  * client sends `expo-…`; the spec's client sends `ota-…`.
  */
 export function namespaceOf(picked: PickedHeaders): ManifestNamespace {
-  return sent(picked, 'expo', TRACK_FIELDS) > sent(picked, 'ota', TRACK_FIELDS) ? 'expo' : 'ota';
+  return trackHeadersSent(picked, FIELD_SLOTS.expo) > trackHeadersSent(picked, FIELD_SLOTS.ota) ? 'expo' : 'ota';
+}
+
+type FieldSlots = (typeof FIELD_SLOTS)[ManifestNamespace];
+
+function trackHeadersSent(picked: PickedHeaders, slots: FieldSlots): number {
+  return (
+    Number(picked[slots.platform] !== undefined) +
+    Number(picked[slots.runtimeVersion] !== undefined) +
+    Number(picked[slots.channel] !== undefined)
+  );
 }
 
 /**
@@ -125,7 +121,13 @@ export function namespaceOf(picked: PickedHeaders): ManifestNamespace {
  * send its team the wrong way.
  */
 export function refusalNamespaceOf(picked: PickedHeaders): ManifestNamespace {
-  return sent(picked, 'expo', ALL_FIELDS) > 0 ? 'expo' : 'ota';
+  const expo = FIELD_SLOTS.expo;
+  const sentExpo =
+    trackHeadersSent(picked, expo) > 0 ||
+    picked[expo.protocolVersion] !== undefined ||
+    picked[expo.currentUpdateId] !== undefined ||
+    picked[expo.embeddedUpdateId] !== undefined;
+  return sentExpo ? 'expo' : 'ota';
 }
 
 /** A manifest request that passed validation, with its track if the lookup found it. */
@@ -159,12 +161,13 @@ function optional(value: string | undefined): string | undefined {
 function fieldsOf(picked: PickedHeaders, ns: ManifestNamespace) {
   // Platform and channel names are lowercase everywhere (releases, tracks); clients may send any
   // case (`IOS`, `Production`).
+  const slots = FIELD_SLOTS[ns];
   return {
-    platform: fieldHeader(picked, ns, 'platform')?.toLowerCase(),
-    runtimeVersion: fieldHeader(picked, ns, 'runtimeVersion'),
-    channel: fieldHeader(picked, ns, 'channel')?.toLowerCase(),
-    currentUpdateId: optional(fieldHeader(picked, ns, 'currentUpdateId')),
-    embeddedUpdateId: optional(fieldHeader(picked, ns, 'embeddedUpdateId')),
+    platform: picked[slots.platform]?.toLowerCase(),
+    runtimeVersion: picked[slots.runtimeVersion],
+    channel: picked[slots.channel]?.toLowerCase(),
+    currentUpdateId: optional(picked[slots.currentUpdateId]),
+    embeddedUpdateId: optional(picked[slots.embeddedUpdateId]),
   };
 }
 
@@ -200,7 +203,7 @@ function parseIn<T>(
   ns: ManifestNamespace,
   lookup: (key: string) => T | undefined,
 ): ValidManifestRequest<T> | RefusedManifestRequest {
-  const protocolVersion = fieldHeader(picked, ns, 'protocolVersion');
+  const protocolVersion = picked[FIELD_SLOTS[ns].protocolVersion];
   const names = HEADER_NAMES[ns];
   if (protocolVersion !== undefined && protocolVersion.trim() !== MANIFEST_PROTOCOL_VERSION) {
     return {
@@ -240,6 +243,12 @@ function parseIn<T>(
   };
 }
 
-function valid<T>(picked: PickedHeaders, ns: ManifestNamespace, request: ManifestRequest, key: string, found: T | undefined) {
+function valid<T>(
+  picked: PickedHeaders,
+  ns: ManifestNamespace,
+  request: ManifestRequest,
+  key: string,
+  found: T | undefined,
+) {
   return { ok: true, ns, request, trackKey: key, clientId: clientIdOf(picked), found } as const;
 }

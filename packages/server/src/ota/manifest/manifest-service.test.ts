@@ -57,7 +57,9 @@ describe('ManifestService.releasePublished', () => {
     });
     service.releasePublished(published, []);
     const track = await service.track({ channel: 'production', platform: 'ios', runtimeVersion: '1' });
-    expect(servedId(manifestAnswer(track, { ns: 'expo', request: {}, clientId: undefined }, 'multipart', service.upToDate))).toBe(ID);
+    expect(
+      servedId(manifestAnswer(track, { ns: 'expo', request: {}, clientId: undefined }, 'multipart', service.upToDate)),
+    ).toBe(ID);
     expect(saved.map((signed) => signed.namespace).sort()).toEqual(['expo', 'ota']);
   });
 });
