@@ -6,6 +6,7 @@ import {
   entryBytes,
   MANIFEST_CACHE_MAX_BYTES,
   ManifestCache,
+  RECENCY_RESOLUTION_MS,
   type StaleListener,
 } from './manifest-cache.js';
 import type { ServedEntry, TrackEntry } from './manifest-decision.js';
@@ -191,6 +192,31 @@ describe('ManifestCache', () => {
 
 describe('ManifestCache slots', () => {
   const key = trackKey(track);
+
+  it('a track looked up keeps its place as recently used, to within RECENCY_RESOLUTION_MS', async () => {
+    let now = 0;
+    const cache = new ManifestCache({
+      load: async (t) => entry(t.runtimeVersion),
+      ttlMs: 3_600_000,
+      maxTracks: 2,
+      now: () => now,
+    });
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((runtimeVersion) => ({ ...track, runtimeVersion }));
+    await cache.entry(a!);
+    await cache.entry(b!);
+    now += RECENCY_RESOLUTION_MS;
+    expect(cache.slot(trackKey(a!))?.entry.head?.id).toBe('a'); // now the most recent
+    await cache.entry(c!); // evicts b, the least recently used
+    expect(cache.slot(trackKey(b!))).toBeUndefined();
+    expect(cache.slot(trackKey(a!))?.entry.head?.id).toBe('a');
+    // Within the resolution a lookup leaves the order as it is: a, moved a moment ago, is older than c.
+    now += RECENCY_RESOLUTION_MS - 1;
+    expect(cache.slot(trackKey(a!))).toBeDefined();
+    await cache.entry(d!);
+    expect(cache.slot(trackKey(a!))).toBeUndefined();
+    expect(cache.slot(trackKey(c!))?.entry.head?.id).toBe('c');
+    expect(cache.size).toBe(2);
+  });
   it('an entry too large to keep has no slot', async () => {
     let served: TrackEntry | undefined;
     const cache = new ManifestCache({

@@ -78,6 +78,8 @@ export class TrackSlot implements CachedTimes {
   reloadAt: number;
   /** Whether its last reload failed: it is then served stale (stale-if-error) until staleUntil. */
   failed = false;
+  /** When a lookup last moved it to the recent end of the LRU order. */
+  usedAt = Number.NEGATIVE_INFINITY;
   constructor(
     readonly key: string,
     readonly track: Track,
@@ -97,8 +99,18 @@ export class TrackSlot implements CachedTimes {
  * read that started before it. Past its TTL an entry is reloaded in the background and served
  * meanwhile, and while reloading fails, up to its stale-if-error limit (cache-freshness.ts).
  */
+/**
+ * How stale a slot's place in the least-recently-used order may get: a lookup moves it to the
+ * recent end at most once per this many milliseconds, so a track in use is never the one evicted
+ * and a warm lookup is one Map read.
+ */
+export const RECENCY_RESOLUTION_MS = 1_000;
+
 export class ManifestCache {
+  /** The bounds and the eviction order. */
   private readonly entries: LRUCache<string, TrackSlot>;
+  /** The slots `entries` holds, by key, for lookups (kept in step by store and dispose). */
+  private readonly byKey = new Map<string, TrackSlot>();
   private readonly now: () => number;
   private readonly staleMs: number;
   /** Loads under way; a crowd waiting for one track is woken a slice per event-loop turn. */
@@ -119,7 +131,8 @@ export class ManifestCache {
       sizeCalculation: (slot) => entryBytes(slot.entry),
       // No TTL of lru-cache's own: a slot's times are its own (freshness), checked by every lookup,
       // and a slot past its limit is dropped by the lookup or by refreshDue, whichever comes first.
-      dispose: (slot) => {
+      dispose: (slot, key) => {
+        if (this.byKey.get(key) === slot) this.byKey.delete(key);
         if (slot.failed) {
           slot.failed = false;
           this.staleTracks_--;
@@ -136,8 +149,12 @@ export class ManifestCache {
    * slot; past its stale-if-error limit the slot is dropped and the lookup misses.
    */
   slot(key: string, now = this.now()): TrackSlot | undefined {
-    const slot = this.entries.get(key);
+    const slot = this.byKey.get(key);
     if (slot === undefined) return undefined;
+    if (now - slot.usedAt >= RECENCY_RESOLUTION_MS) {
+      slot.usedAt = now;
+      this.entries.get(key);
+    }
     const state = freshness(slot, now);
     if (state === 'fresh') return slot;
     if (state === 'expired') {
@@ -235,6 +252,7 @@ export class ManifestCache {
   private store(key: string, track: Track, entry: TrackEntry): void {
     const slot = new TrackSlot(key, track, entry, this.now() + this.options.ttlMs, this.staleMs);
     this.entries.set(key, slot);
+    if (this.entries.peek(key) === slot) this.byKey.set(key, slot);
   }
 
   /** A mark to pass to `fill`: loads that started before a later invalidation are not kept. */
@@ -278,6 +296,7 @@ export class ManifestCache {
   clear(): void {
     this.generation_++;
     this.entries.clear();
+    this.byKey.clear();
     this.loading.clear();
     this.reloadQueue.length = 0;
   }
