@@ -7,6 +7,22 @@ import type { VendorDefinition } from './vendor-definition.js';
 import { composeVendors } from './vendor-registry.js';
 
 describe('the vendor registry', () => {
+  it('composes distinct vendors, and names the clashing labels when it refuses', () => {
+    const registry = composeVendors([vendorA, { ...vendorA, id: 'VENDOR_C', metricsLabel: 'c' }]);
+    expect(registry.metricsLabels).toEqual([vendorA.metricsLabel, 'c']);
+    expect(registry.definitions.map((definition) => definition.id)).toEqual([vendorA.id, 'VENDOR_C']);
+    expect(registry.facts).toEqual([
+      { id: vendorA.id, secondCall: vendorA.secondCall },
+      { id: 'VENDOR_C', secondCall: vendorA.secondCall },
+    ]);
+    expect(registry.get('VENDOR_C')?.metricsLabel).toBe('c');
+    expect(registry.get('VENDOR_D')).toBeUndefined();
+    const label = vendorA.metricsLabel;
+    expect(() => composeVendors([vendorA, { ...vendorA, id: 'VENDOR_C' }])).toThrow(
+      `vendor metrics labels must be distinct and not "other": ${label}, ${label}`,
+    );
+  });
+
   it('composes the built-in vendors as contracts list them: ids, second calls, order', () => {
     expect(BUILT_IN_VENDORS.facts).toEqual(CERTIFICATE_VENDOR_FACTS);
     for (const { id } of CERTIFICATE_VENDOR_FACTS) expect(BUILT_IN_VENDORS.get(id)?.id).toBe(id);
