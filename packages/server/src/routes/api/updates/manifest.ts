@@ -62,10 +62,16 @@ export function manifestRoute(
       const picked = pickHeadersOf(request.headers);
       const parsed = parseManifestRequest(picked, options.service.cachedTrack);
       reply.headers(PROTOCOL_HEADERS[parsed.ns]);
-      const sentPlatform = String(request.headers['expo-platform'] ?? request.headers['ota-platform'] ?? '');
-      const sentChannel = String(request.headers['expo-channel-name'] ?? request.headers['ota-channel-name'] ?? '');
+      // A refusal is counted under the platform and channel as sent.
+      const refused = () =>
+        count(
+          reply,
+          'refused',
+          String(request.headers['expo-platform'] ?? request.headers['ota-platform'] ?? ''),
+          String(request.headers['expo-channel-name'] ?? request.headers['ota-channel-name'] ?? ''),
+        );
       if (!parsed.ok) {
-        count(reply, 'refused', sentPlatform, sentChannel);
+        refused();
         throw new DomainError(
           parsed.status === 406 ? 'not-acceptable' : 'invalid',
           parsed.code,
@@ -75,7 +81,7 @@ export function manifestRoute(
       }
       const format = negotiateManifestFormat(sharedHeader(picked, 'accept'));
       if (!format) {
-        count(reply, 'refused', sentPlatform, sentChannel);
+        refused();
         throw new DomainError(
           'not-acceptable',
           'NOT_ACCEPTABLE',
