@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssetUrls } from '../../src/ota/assets/asset-urls.js';
 import { manifestAnswer } from '../../src/ota/manifest/manifest-decision.js';
-import { pickHeaders, sharedHeader } from '../../src/ota/manifest/manifest-headers.js';
+import { pickHeaders } from '../../src/ota/manifest/manifest-headers.js';
 import { negotiateManifestFormat, parseManifestRequest } from '../../src/ota/manifest/manifest-request.js';
 import { ManifestService } from '../../src/ota/manifest/manifest-service.js';
 import { NodeManifestSigner } from '../../src/signing/manifest-signer.js';
@@ -88,7 +88,7 @@ describe("a million devices with distinct current update ids (in process, the fa
     const parsed = parseManifestRequest(picked, service.cachedTrack);
     if (!parsed.ok) throw new Error(parsed.message);
     if (!parsed.found) throw new Error('the track is not cached');
-    const format = negotiateManifestFormat(sharedHeader(picked, 'accept'))!;
+    const format = negotiateManifestFormat(picked.get('accept'))!;
     const answered = manifestAnswer(parsed.found, parsed, format, service.upToDate);
     if (answered?.status !== 200) throw new Error('no answer');
   }

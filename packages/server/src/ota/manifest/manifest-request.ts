@@ -8,7 +8,7 @@ import {
 import Negotiator from 'negotiator';
 import { z } from 'zod';
 import type { ManifestFormat } from './manifest-format.js';
-import { FIELD_SLOTS, type PickedHeaders, SHARED_SLOT } from './manifest-headers.js';
+import { FIELDS, MANIFEST_FIELDS, type ManifestField, type PickedHeaders } from './manifest-headers.js';
 import { trackKey } from './track-key.js';
 
 export type { ManifestFormat } from './manifest-format.js';
@@ -21,31 +21,20 @@ const MEDIA_TYPES: Record<string, ManifestFormat> = {
 /** In order of preference when the client likes several equally (and for a missing accept header). */
 const AVAILABLE = Object.keys(MEDIA_TYPES);
 
-/**
- * The q-value an accept header gives a media type: that of the most specific range matching it
- * (RFC 9110 §12.5.1), 0 when none does. Only what the tie below needs: Negotiator ranks, this
- * compares two of its picks.
- */
+/** The q-value of the most specific range matching a media type (RFC 9110 §12.5.1), 0 when none does. */
 function qualityOf(accept: string, mediaType: string): number {
-  const [type, subtype] = mediaType.split('/');
-  let best = { specificity: -1, q: 0 };
+  const anySubtype = `${mediaType.split('/')[0]}/*`;
+  let specificity = -1;
+  let q = 0;
   for (const range of accept.split(',')) {
     const [name, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
-    const [rangeType, rangeSubtype] = name!.split('/');
-    const specificity =
-      rangeType === type && rangeSubtype === subtype
-        ? 2
-        : rangeType === type && rangeSubtype === '*'
-          ? 1
-          : rangeType === '*' && rangeSubtype === '*'
-            ? 0
-            : -1;
-    if (specificity < best.specificity || specificity === -1) continue;
-    const qParam = params.find((param) => param.startsWith('q='));
-    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
-    best = { specificity, q: Number.isFinite(q) ? q : 0 };
+    const rank = name === mediaType ? 2 : name === anySubtype ? 1 : name === '*/*' ? 0 : -1;
+    if (rank < 0 || rank < specificity) continue;
+    const value = Number(params.find((param) => param.startsWith('q='))?.slice(2) ?? 1);
+    specificity = rank;
+    q = Number.isFinite(value) ? value : 0;
   }
-  return best.q;
+  return q;
 }
 
 /**
@@ -92,8 +81,15 @@ const CLIENT_ID_MAX_LENGTH = 256;
  * that is empty or too long to be one). It never reaches a log or the database as sent.
  */
 export function clientIdOf(picked: PickedHeaders): string | undefined {
-  const id = picked[SHARED_SLOT['eas-client-id']];
+  const id = picked.get('eas-client-id');
   return id !== undefined && id.length > 0 && id.length <= CLIENT_ID_MAX_LENGTH ? id : undefined;
+}
+
+const NAMES = { ota: manifestHeaders('ota'), expo: manifestHeaders('expo') } as const;
+const TRACK_FIELDS = FIELDS.filter((field) => MANIFEST_FIELDS[field] === 'track');
+
+function sent(picked: PickedHeaders, ns: ManifestNamespace, fields: readonly ManifestField[]): number {
+  return fields.reduce((count, field) => count + Number(picked.has(NAMES[ns][field])), 0);
 }
 
 /**
@@ -101,17 +97,7 @@ export function clientIdOf(picked: PickedHeaders): string | undefined {
  * client sends `expo-…`; the spec's client sends `ota-…`.
  */
 export function namespaceOf(picked: PickedHeaders): ManifestNamespace {
-  return trackHeadersSent(picked, FIELD_SLOTS.expo) > trackHeadersSent(picked, FIELD_SLOTS.ota) ? 'expo' : 'ota';
-}
-
-type FieldSlots = (typeof FIELD_SLOTS)[ManifestNamespace];
-
-function trackHeadersSent(picked: PickedHeaders, slots: FieldSlots): number {
-  return (
-    Number(picked[slots.platform] !== undefined) +
-    Number(picked[slots.runtimeVersion] !== undefined) +
-    Number(picked[slots.channel] !== undefined)
-  );
+  return sent(picked, 'expo', TRACK_FIELDS) > sent(picked, 'ota', TRACK_FIELDS) ? 'expo' : 'ota';
 }
 
 /**
@@ -121,13 +107,7 @@ function trackHeadersSent(picked: PickedHeaders, slots: FieldSlots): number {
  * send its team the wrong way.
  */
 export function refusalNamespaceOf(picked: PickedHeaders): ManifestNamespace {
-  const expo = FIELD_SLOTS.expo;
-  const sentExpo =
-    trackHeadersSent(picked, expo) > 0 ||
-    picked[expo.protocolVersion] !== undefined ||
-    picked[expo.currentUpdateId] !== undefined ||
-    picked[expo.embeddedUpdateId] !== undefined;
-  return sentExpo ? 'expo' : 'ota';
+  return sent(picked, 'expo', FIELDS) > 0 ? 'expo' : 'ota';
 }
 
 /** A manifest request that passed validation, with its track if the lookup found it. */
@@ -135,8 +115,6 @@ export interface ValidManifestRequest<T = unknown> {
   ok: true;
   ns: ManifestNamespace;
   request: ManifestRequest;
-  /** The request's track as the manifest cache keys it. */
-  trackKey: string;
   /** Its install id (clientIdOf), which picks its rollout bucket. */
   clientId: string | undefined;
   found: T | undefined;
@@ -157,27 +135,8 @@ function optional(value: string | undefined): string | undefined {
   return trimmed === '' ? undefined : trimmed;
 }
 
-/** The request's fields in one namespace, normalised as validation reads them. */
-function fieldsOf(picked: PickedHeaders, ns: ManifestNamespace) {
-  // Platform and channel names are lowercase everywhere (releases, tracks); clients may send any
-  // case (`IOS`, `Production`).
-  const slots = FIELD_SLOTS[ns];
-  return {
-    platform: picked[slots.platform]?.toLowerCase(),
-    runtimeVersion: picked[slots.runtimeVersion],
-    channel: picked[slots.channel]?.toLowerCase(),
-    currentUpdateId: optional(picked[slots.currentUpdateId]),
-    embeddedUpdateId: optional(picked[slots.embeddedUpdateId]),
-  };
-}
-
-const HEADER_NAMES = { ota: manifestHeaders('ota'), expo: manifestHeaders('expo') } as const;
-
 /** The update id rule of ManifestRequest, for the shortcut below. */
-const UPDATE_ID = z.regexes.guid;
-function isUpdateIdOrAbsent(id: string | undefined): boolean {
-  return id === undefined || UPDATE_ID.test(id);
-}
+const isUpdateIdOrAbsent = (id: string | undefined) => id === undefined || z.regexes.guid.test(id);
 
 /**
  * Reads and validates the manifest request headers of either namespace. A refusal names the
@@ -203,30 +162,28 @@ function parseIn<T>(
   ns: ManifestNamespace,
   lookup: (key: string) => T | undefined,
 ): ValidManifestRequest<T> | RefusedManifestRequest {
-  const protocolVersion = picked[FIELD_SLOTS[ns].protocolVersion];
-  const names = HEADER_NAMES[ns];
+  const names = NAMES[ns];
+  const protocolVersion = picked.get(names.protocolVersion);
   if (protocolVersion !== undefined && protocolVersion.trim() !== MANIFEST_PROTOCOL_VERSION) {
-    return {
-      ok: false,
-      ns,
-      status: 406,
-      code: 'NOT_ACCEPTABLE',
-      message: `Only protocol version ${MANIFEST_PROTOCOL_VERSION} is served (${names.protocolVersion}).`,
-      details: { header: names.protocolVersion, supported: [MANIFEST_PROTOCOL_VERSION] },
-    };
+    const message = `Only protocol version ${MANIFEST_PROTOCOL_VERSION} is served (${names.protocolVersion}).`;
+    const details = { header: names.protocolVersion, supported: [MANIFEST_PROTOCOL_VERSION] };
+    return { ok: false, ns, status: 406, code: 'NOT_ACCEPTABLE', message, details };
   }
-  const fields = fieldsOf(picked, ns);
-  const key = trackKey(fields as ManifestRequest);
-  const found = lookup(key);
-  if (
-    found !== undefined &&
-    isUpdateIdOrAbsent(fields.currentUpdateId) &&
-    isUpdateIdOrAbsent(fields.embeddedUpdateId)
-  ) {
-    return valid(picked, ns, fields as ManifestRequest, key, found);
-  }
+  // Platform and channel names are lowercase everywhere (releases, tracks); clients may send any
+  // case (`IOS`, `Production`).
+  const fields = {
+    platform: picked.get(names.platform)?.toLowerCase(),
+    runtimeVersion: picked.get(names.runtimeVersion),
+    channel: picked.get(names.channel)?.toLowerCase(),
+    currentUpdateId: optional(picked.get(names.currentUpdateId)),
+    embeddedUpdateId: optional(picked.get(names.embeddedUpdateId)),
+  };
+  const found = lookup(trackKey(fields as ManifestRequest));
+  const clientId = clientIdOf(picked);
+  if (found !== undefined && isUpdateIdOrAbsent(fields.currentUpdateId) && isUpdateIdOrAbsent(fields.embeddedUpdateId))
+    return { ok: true, ns, request: fields as ManifestRequest, clientId, found };
   const parsed = ManifestRequest.safeParse(fields);
-  if (parsed.success) return valid(picked, ns, parsed.data, key, found);
+  if (parsed.success) return { ok: true, ns, request: parsed.data, clientId, found };
   return {
     ok: false,
     ns,
@@ -241,14 +198,4 @@ function parseIn<T>(
       })),
     },
   };
-}
-
-function valid<T>(
-  picked: PickedHeaders,
-  ns: ManifestNamespace,
-  request: ManifestRequest,
-  key: string,
-  found: T | undefined,
-) {
-  return { ok: true, ns, request, trackKey: key, clientId: clientIdOf(picked), found } as const;
 }

@@ -1,7 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { pickHeadersOf } from '../manifest/manifest-headers.js';
+import { pickHeaders } from '../manifest/manifest-headers.js';
+
+/** The table's headers out of a headers object, as a client would send them. */
+const pickHeadersOf = (headers: Record<string, string>) => pickHeaders(Object.entries(headers).flat());
+
 import { DeviceReports, failedUpdateIds } from './device-reports.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ManifestRequest } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseList } from 'structured-headers';
-import { type PickedHeaders, sharedHeader } from '../manifest/manifest-headers.js';
+import type { PickedHeaders } from '../manifest/manifest-headers.js';
 import { clientIdOf } from '../manifest/manifest-request.js';
 import type { Rollout } from '../release-store.js';
 import { haltReason, shouldHalt } from './halt-rule.js';
@@ -111,13 +111,12 @@ export class DeviceReports {
           this.checks.set(key, { updateId: running, clientId, seenAt: this.now() });
       }
     }
-    const failed = sharedHeader(headers, 'expo-recent-failed-update-ids');
+    const failed = headers.get('expo-recent-failed-update-ids');
     if (failed !== undefined) {
       for (const updateId of failedUpdateIds(failed)) this.fail(updateId, clientId, 'failed');
     }
     // Sent once, on the first check after a crash, while the crashed update is still the one it runs.
-    if (sharedHeader(headers, 'expo-fatal-error') !== undefined && running !== undefined)
-      this.fail(running, clientId, 'fatal');
+    if (headers.has('expo-fatal-error') && running !== undefined) this.fail(running, clientId, 'fatal');
   }
 
   private fail(updateId: string, clientId: string, kind: 'failed' | 'fatal'): void {

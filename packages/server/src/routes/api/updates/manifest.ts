@@ -1,28 +1,21 @@
-import { ErrorBody, Manifest, trackOf } from '@ferry/contracts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ErrorBody, Manifest } from '@ferry/contracts';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../../errors/domain-error.js';
-import type { FerryMetrics } from '../../../metrics/ferry-metrics.js';
 import { PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
-import { manifestAnswer, type TrackEntry } from '../../../ota/manifest/manifest-decision.js';
-import { headersOfRole, pickHeadersOf, sharedHeader } from '../../../ota/manifest/manifest-headers.js';
-import { negotiateManifestFormat, parseManifestRequest } from '../../../ota/manifest/manifest-request.js';
-import type { ManifestService } from '../../../ota/manifest/manifest-service.js';
-import type { DeviceReports } from '../../../ota/reports/device-reports.js';
+import { headersOfRole, pickHeaders } from '../../../ota/manifest/manifest-headers.js';
+import {
+  type ManifestObservers,
+  type ManifestReply,
+  type ManifestSource,
+  observeAnswer,
+  replyToManifest,
+} from '../../../ota/manifest/manifest-reply.js';
 
 const list = (names: string[]) => names.join(', ');
 
 /** GET /api/updates/manifest: unauthenticated; integrity comes from the signature the app verifies. */
-export function manifestRoute(
-  app: FastifyInstance,
-  options: { service: ManifestService; reports?: DeviceReports; metrics?: FerryMetrics },
-): void {
-  const count = (
-    reply: FastifyReply,
-    outcome: Parameters<FerryMetrics['manifestAnswered']>[0],
-    platform: string,
-    channel: string,
-  ) => options.metrics?.manifestAnswered(outcome, platform, channel, reply.elapsedTime / 1000);
+export function manifestRoute(app: FastifyInstance, options: ManifestObservers & { service: ManifestSource }): void {
   app.get(
     '/api/updates/manifest',
     {
@@ -59,66 +52,36 @@ export function manifestRoute(
     // Synchronous when the track is in memory, returning nothing: an async handler that returns
     // `reply` makes Fastify wait for the response to finish (Reply is a thenable).
     (request, reply) => {
-      const picked = pickHeadersOf(request.headers);
-      const parsed = parseManifestRequest(picked, options.service.cachedTrack);
-      reply.headers(PROTOCOL_HEADERS[parsed.ns]);
-      // A refusal is counted under the platform and channel as sent.
-      const refused = () =>
-        count(
-          reply,
-          'refused',
-          String(request.headers['expo-platform'] ?? request.headers['ota-platform'] ?? ''),
-          String(request.headers['expo-channel-name'] ?? request.headers['ota-channel-name'] ?? ''),
+      const picked = pickHeaders(request.raw.rawHeaders);
+      // A request that is refused or fails is counted under the platform and channel as sent.
+      const count = (outcome: 'refused' | 'error') =>
+        options.metrics?.manifestAnswered(
+          outcome,
+          picked.get('expo-platform') ?? picked.get('ota-platform') ?? '',
+          picked.get('expo-channel-name') ?? picked.get('ota-channel-name') ?? '',
+          reply.elapsedTime / 1000,
         );
-      if (!parsed.ok) {
-        refused();
-        throw new DomainError(
-          parsed.status === 406 ? 'not-acceptable' : 'invalid',
-          parsed.code,
-          parsed.message,
-          parsed.details,
-        );
-      }
-      const format = negotiateManifestFormat(sharedHeader(picked, 'accept'));
-      if (!format) {
-        refused();
-        throw new DomainError(
-          'not-acceptable',
-          'NOT_ACCEPTABLE',
-          'The manifest is served as multipart/mixed, application/expo+json or application/json; the accept header allows none of them.',
-          { available: ['multipart/mixed', 'application/expo+json', 'application/json'] },
-        );
-      }
-      // Valid requests report what the device runs and what failed on it, whatever the answer.
-      options.reports?.observe(picked, parsed.request, parsed.clientId);
-      const { platform, channel, runtimeVersion } = parsed.request;
-      const send = (track: TrackEntry) => {
-        const answer = manifestAnswer(track, parsed, format, options.service.upToDate);
-        if (!answer) {
-          count(reply, 'refused', platform, channel);
-          throw new DomainError(
-            'not-acceptable',
-            'NOT_ACCEPTABLE',
-            'This track answers with a directive (roll back to the embedded bundle), which only multipart/mixed can carry; the accept header does not allow it.',
-            { available: ['multipart/mixed'] },
-          );
+      const send = (result: ManifestReply) => {
+        reply.headers(PROTOCOL_HEADERS[result.ns]);
+        if (!result.ok) {
+          count('refused');
+          const kind = result.status === 406 ? 'not-acceptable' : 'invalid';
+          throw new DomainError(kind, result.code, result.message, result.details);
         }
-        if (answer.noRelease) {
-          // "My update never arrives": the track the device asks for has nothing published.
-          options.metrics?.manifestNoRelease(platform, channel, runtimeVersion);
+        observeAnswer(result, picked, options, reply.elapsedTime / 1000);
+        if (result.answer.noRelease) {
+          const { channel, platform, runtimeVersion } = result.request;
           request.log.debug(
             { channel, platform, runtimeVersion },
             'manifest: no release on this track (channel, platform and runtime version as the device sent them); answered no update',
           );
         }
-        count(reply, answer.label, platform, channel);
-        reply.code(answer.status).headers(answer.headers);
-        if (answer.body) reply.send(answer.body);
-        else reply.send();
+        reply.code(result.answer.status).headers(result.answer.headers).send(result.answer.body);
       };
-      if (parsed.found) return send(parsed.found);
-      return options.service.track(trackOf(parsed.request)).then(send, (error: unknown) => {
-        count(reply, 'error', platform, channel);
+      const result = replyToManifest(picked, options.service);
+      if (!(result instanceof Promise)) return send(result);
+      return result.then(send, (error: unknown) => {
+        count('error');
         throw error;
       });
     },
