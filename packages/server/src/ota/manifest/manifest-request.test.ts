@@ -103,6 +103,10 @@ describe('namespaceOf', () => {
     [{ 'expo-runtime-version': '1', 'ota-platform': 'ios' }, 'ota'],
     [{ 'expo-channel-name': 'production', 'ota-platform': 'ios' }, 'ota'],
     [{ 'expo-runtime-version': '1', 'expo-channel-name': 'production', 'ota-platform': 'ios' }, 'expo'],
+    // Every manifest header counts, not only the track's.
+    [{ 'expo-current-update-id': 'x', 'expo-protocol-version': '1', 'ota-platform': 'ios' }, 'expo'],
+    [{ 'ota-current-update-id': 'x', 'ota-protocol-version': '1', 'expo-platform': 'ios' }, 'ota'],
+    [{ 'ota-current-update-id': 'x', 'expo-platform': 'ios' }, 'ota'],
   ])('%j → %s', (headers, ns) => {
     expect(namespaceOf(headers)).toBe(ns);
   });
@@ -113,10 +117,10 @@ describe('refusalNamespaceOf: a refusal names the headers of the namespace the c
     [{}, 'ota', 'ota'],
     [{ 'ota-platform': 'web' }, 'ota', 'ota'],
     [{ 'expo-platform': 'web' }, 'expo', 'expo'],
+    [{ 'expo-protocol-version': '1' }, 'expo', 'expo'],
+    [{ 'expo-current-update-id': 'x' }, 'expo', 'expo'],
+    [{ 'expo-embedded-update-id': 'x', 'ota-platform': 'ios' }, 'ota', 'expo'],
     // Any expo-… manifest header marks an expo-updates client, even where ota-… ones outnumber it.
-    [{ 'expo-protocol-version': '1' }, 'ota', 'expo'],
-    [{ 'expo-current-update-id': 'x' }, 'ota', 'expo'],
-    [{ 'expo-embedded-update-id': 'x' }, 'ota', 'expo'],
     [{ 'expo-runtime-version': '1', 'ota-platform': 'ios' }, 'ota', 'expo'],
     [{ 'expo-channel-name': 'production', 'ota-platform': 'ios', 'ota-runtime-version': '1' }, 'ota', 'expo'],
     // Headers that are not manifest headers say nothing about the client.

@@ -8,7 +8,7 @@ import {
 import Negotiator from 'negotiator';
 import { z } from 'zod';
 import type { ManifestFormat } from './manifest-format.js';
-import { FIELDS, MANIFEST_FIELDS, type ManifestField, type PickedHeaders } from './manifest-headers.js';
+import { FIELDS, type PickedHeaders } from './manifest-headers.js';
 import { trackKey } from './track-key.js';
 
 export type { ManifestFormat } from './manifest-format.js';
@@ -86,18 +86,18 @@ export function clientIdOf(picked: PickedHeaders): string | undefined {
 }
 
 const NAMES = { ota: manifestHeaders('ota'), expo: manifestHeaders('expo') } as const;
-const TRACK_FIELDS = FIELDS.filter((field) => MANIFEST_FIELDS[field] === 'track');
 
-function sent(picked: PickedHeaders, ns: ManifestNamespace, fields: readonly ManifestField[]): number {
-  return fields.reduce((count, field) => count + Number(picked.has(NAMES[ns][field])), 0);
+/** How many of a namespace's manifest headers a request sent. */
+function sent(picked: PickedHeaders, ns: ManifestNamespace): number {
+  return FIELDS.reduce((count, field) => count + Number(picked.has(NAMES[ns][field])), 0);
 }
 
 /**
- * The namespace a request is read in: the one most of its track headers use. A real expo-updates
- * client sends `expo-…`; the spec's client sends `ota-…`.
+ * The namespace a request is read in: the one most of its manifest headers use. A real
+ * expo-updates client sends `expo-…`; the spec's client sends `ota-…`.
  */
 export function namespaceOf(picked: PickedHeaders): ManifestNamespace {
-  return sent(picked, 'expo', TRACK_FIELDS) > sent(picked, 'ota', TRACK_FIELDS) ? 'expo' : 'ota';
+  return sent(picked, 'expo') > sent(picked, 'ota') ? 'expo' : 'ota';
 }
 
 /**
@@ -107,7 +107,7 @@ export function namespaceOf(picked: PickedHeaders): ManifestNamespace {
  * send its team the wrong way.
  */
 export function refusalNamespaceOf(picked: PickedHeaders): ManifestNamespace {
-  return sent(picked, 'expo', FIELDS) > 0 ? 'expo' : 'ota';
+  return sent(picked, 'expo') > 0 ? 'expo' : 'ota';
 }
 
 /** A manifest request that passed validation, with its track if the lookup found it. */
