@@ -1,5 +1,6 @@
 import type { PendingWork } from '@ferry/certificate-flow';
-import { ActivityIndicator, Text, View } from 'react-native';
+import { ActivityIndicator, View } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { useFunnelText } from './funnel-copy.js';
 import { COLORS, funnelStyles } from './funnel-styles.js';
 
@@ -11,7 +12,7 @@ export function BusyStatus({ pending }: { pending: PendingWork | null }) {
       {pending ? (
         <>
           <ActivityIndicator color={COLORS.primary} />
-          <Text style={funnelStyles.muted}>{text.t(`busy.${pending.kind}`)}</Text>
+          <KeepAllText style={funnelStyles.muted}>{text.t(`busy.${pending.kind}`)}</KeepAllText>
         </>
       ) : null}
     </View>
