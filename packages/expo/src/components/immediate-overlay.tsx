@@ -21,7 +21,8 @@ export function ImmediateOverlay({ label, language }: ImmediateOverlayProps) {
       accessibilityLiveRegion="polite"
       accessibilityLabel={text}
     >
-      <ActivityIndicator size="large" color="#ffffff" />
+      {/* The words say what is happening; the spinner adds nothing a screen reader should name. */}
+      <ActivityIndicator size="large" color="#ffffff" aria-hidden />
       <KeepAllText style={styles.label}>{text}</KeepAllText>
     </View>
   );

@@ -10,7 +10,7 @@ import {
 } from '@ferry/certificate-flow';
 import { type CertificateDocument, PROVIDERS } from '@ferry/contracts';
 import { act, configure, fireEvent, render, screen, within } from '@testing-library/react-native';
-import { Alert, Linking, Modal, Platform, Share, StyleSheet } from 'react-native';
+import { ActivityIndicator, Alert, Linking, Modal, Platform, Share, StyleSheet } from 'react-native';
 import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import {
   CertificateFunnel,
@@ -521,6 +521,8 @@ describe('Korean line breaks: every text of the funnel keeps Korean words whole'
     render(<CertificateFunnel server={server} entry={{ kind: 'assignment', assignmentId: ASSIGNMENT_ID }} />);
     expect(screen.getByText(KO.loading)).toBeTruthy();
     expectEveryTextKeepsWords('loading');
+    // The words say it; the spinner would be a progress bar without a name.
+    expect(screen.UNSAFE_root.findByType(ActivityIndicator).props['aria-hidden']).toBe(true);
     await act(async () => fail(new CertificateApiError(404, 'ASSIGNMENT_NOT_FOUND', 'gone')));
     await screen.findByTestId('certificate-entry-failure');
     expectEveryTextKeepsWords('entry failure');

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react-native';
-import { StyleSheet, Text, View } from 'react-native';
+import { ActivityIndicator, StyleSheet, Text, View } from 'react-native';
 import {
   createDismissedUpdates,
   type DismissedUpdates,
@@ -339,6 +339,8 @@ describe('words: Korean on a Korean device, English elsewhere; the app may choos
       await push(downloaded(FIRST, IMMEDIATE));
       expect(screen.getByTestId('ferry-immediate-overlay').props.accessibilityLabel).toBe(shown);
       expect(screen.getByText(shown)).toBeTruthy();
+      // The words say it; the spinner would be a progress bar without a name.
+      expect(screen.UNSAFE_root.findByType(ActivityIndicator).props['aria-hidden']).toBe(true);
     },
   );
 

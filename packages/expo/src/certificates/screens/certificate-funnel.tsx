@@ -107,7 +107,7 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
         />
       ) : resolved.status === 'loading' ? (
         <View style={funnelStyles.screen} aria-live="polite">
-          <ActivityIndicator color={COLORS.primary} />
+          <ActivityIndicator color={COLORS.primary} aria-hidden />
           <KeepAllText style={funnelStyles.muted}>{text.t('loading')}</KeepAllText>
         </View>
       ) : (
