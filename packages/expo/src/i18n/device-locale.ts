@@ -25,6 +25,10 @@ const iosSetting = (key: string): unknown => {
   return (manager?.settings ?? manager?.getConstants?.().settings)?.[key];
 };
 
+/** The browser's navigator under react-native-web (React Native's own globals declare none). */
+const browserNavigator = () =>
+  (globalThis as { navigator?: { languages?: readonly string[]; language?: string } }).navigator;
+
 /**
  * The device's language as its platform reports it, read with React Native's core modules only (no
  * expo-localization): on iOS the preferred languages (`AppleLanguages`, which follow the per-app
@@ -39,6 +43,6 @@ export function deviceLocale(): string | undefined {
       ? attempt(() => iosSetting('AppleLanguages'))
       : Platform.OS === 'android'
         ? attempt(() => (I18nManager.getConstants() as { localeIdentifier?: unknown }).localeIdentifier)
-        : attempt(() => globalThis.navigator?.languages ?? globalThis.navigator?.language);
+        : attempt(() => browserNavigator()?.languages ?? browserNavigator()?.language);
   return reported ?? attempt(() => Intl.DateTimeFormat().resolvedOptions().locale);
 }
