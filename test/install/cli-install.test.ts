@@ -174,7 +174,10 @@ describe('@ferry/certificate-flow and @ferry/contracts on plain Node', () => {
   }, SLOW_HANG_GUARD_MS);
 
   it.each([
-    ['@ferry/contracts', ['@ferry/contracts', '@ferry/contracts/update-policy', '@ferry/contracts/vendors']],
+    [
+      '@ferry/contracts',
+      ['@ferry/contracts', '@ferry/contracts/update-policy', '@ferry/contracts/languages', '@ferry/contracts/vendors'],
+    ],
     [
       '@ferry/certificate-flow',
       // ./react needs the optional peer react, which a plain Node consumer does not have.

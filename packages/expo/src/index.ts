@@ -1,3 +1,4 @@
+export type { Language } from '@ferry/contracts/languages';
 export { UpdatePolicy } from '@ferry/contracts/update-policy';
 export { ImmediateOverlay, type ImmediateOverlayProps } from './components/immediate-overlay.js';
 export {
@@ -7,6 +8,10 @@ export {
   type NotifyBannerProps,
 } from './components/notify-banner.js';
 export { OtaUpdateBanner, type OtaUpdateBannerProps } from './components/ota-update-banner.js';
+export { OTA_UPDATE_CATALOGUES, type OtaUpdateCatalogue } from './i18n/ota-update-catalogue.js';
+export { otaUpdateLanguage } from './i18n/ota-update-language.js';
+export { KeepAllText, type KeepAllTextProps } from './text/keep-all-text.js';
+export { keepHangulWords } from './text/keep-hangul-words.js';
 export { resolveUpdatePolicy } from './update-policy/resolve-update-policy.js';
 export {
   createDismissedUpdates,

@@ -99,6 +99,7 @@ export const EN: Catalogue = {
   loading: 'Loading…',
   dialog: {
     ok: 'OK',
+    close: 'Close',
   },
   alerts: {
     invalidInput: {

@@ -103,6 +103,7 @@ export const KO = {
   loading: '불러오고 있어요…',
   dialog: {
     ok: '확인',
+    close: '닫기',
   },
   alerts: {
     invalidInput: {

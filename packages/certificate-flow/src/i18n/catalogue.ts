@@ -1,13 +1,20 @@
+import {
+  DEFAULT_LANGUAGE as DEFAULT,
+  isLanguage,
+  LANGUAGES,
+  type Language,
+  languageOr as orDefault,
+} from '@ferry/contracts';
 import { EN } from './catalogue-en.js';
 import { KO } from './catalogue-ko.js';
 import type { Catalogue, CatalogueKey } from './catalogue-shape.js';
 
 export type { Catalogue, CatalogueKey } from './catalogue-shape.js';
 
-/** Korean first: the service issues Korean civil documents to Korean residents. */
-export const SUPPORTED_LANGUAGES = ['ko', 'en'] as const;
-export type CertificateLanguage = (typeof SUPPORTED_LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: CertificateLanguage = 'ko';
+/** Korean first: the languages of @ferry/contracts (`LANGUAGES`), which every Ferry catalogue has. */
+export const SUPPORTED_LANGUAGES = LANGUAGES;
+export type CertificateLanguage = Language;
+export const DEFAULT_LANGUAGE: CertificateLanguage = DEFAULT;
 /** Lower-case alias, for code that reads better with it. */
 export const supportedLanguages = SUPPORTED_LANGUAGES;
 
@@ -32,12 +39,10 @@ export type Translate = (key: CatalogueKey, values?: MessageValues) => string;
  */
 export const CATALOGUES: Readonly<Record<CertificateLanguage, Catalogue>> = { ko: KO, en: EN };
 
-export const isSupportedLanguage = (value: unknown): value is CertificateLanguage =>
-  typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
+export const isSupportedLanguage: (value: unknown) => value is CertificateLanguage = isLanguage;
 
 /** The language to show for a stored or requested value: the value if supported, otherwise Korean. */
-export const languageOr = (value: unknown): CertificateLanguage =>
-  isSupportedLanguage(value) ? value : DEFAULT_LANGUAGE;
+export const languageOr: (value: unknown) => CertificateLanguage = orDefault;
 
 /** Renders a FunnelMessage (a validation error, say) with a Translate. */
 export const messageText = (t: Translate, message: FunnelMessage): string => t(message.key, message.values);

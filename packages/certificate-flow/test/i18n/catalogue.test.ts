@@ -58,6 +58,7 @@ describe('the certificate catalogue', () => {
     ['providers.provider_d', '은행 인증서 D', 'Bank certificate D'],
     ['providers.provider_e', '은행 인증서 E', 'Bank certificate E'],
     ['providerKinds.bank-certificate', '은행 인증서', 'Bank certificate'],
+    ['dialog.close', '닫기', 'Close'],
   ])('%s is "%s" in Korean and "%s" in English', (key, ko, en) => {
     expect(translators.ko?.(key)).toBe(ko);
     expect(translators.en?.(key)).toBe(en);

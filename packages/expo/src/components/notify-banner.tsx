@@ -1,29 +1,43 @@
-import { Pressable, StyleSheet, Text, View } from 'react-native';
+import type { Language } from '@ferry/contracts/languages';
+import { Pressable, StyleSheet, View } from 'react-native';
+import { OTA_UPDATE_EN, type OtaUpdateCatalogue } from '../i18n/ota-update-catalogue.js';
+import { otaUpdateTexts } from '../i18n/ota-update-language.js';
+import { KeepAllText } from '../text/keep-all-text.js';
 
-export interface NotifyBannerLabels {
-  message: string;
-  action: string;
-  dismiss: string;
-}
+/** The banner's three texts: the sentence, the action, and the ✕ button's accessible name. */
+export type NotifyBannerLabels = { -readonly [K in keyof OtaUpdateCatalogue['banner']]: string };
 
-export const DEFAULT_NOTIFY_BANNER_LABELS: NotifyBannerLabels = {
-  message: 'A new version is ready.',
-  action: 'Update now',
-  dismiss: 'Dismiss',
-};
+/** @deprecated The English texts only; the banner now speaks the device's language (`OTA_UPDATE_CATALOGUES`). */
+export const DEFAULT_NOTIFY_BANNER_LABELS: NotifyBannerLabels = { ...OTA_UPDATE_EN.banner };
 
 export interface NotifyBannerProps {
   onApply(): void;
   onDismiss(): void;
   /** Distance from the top edge, e.g. `useSafeAreaInsets().top`, so the banner clears the status bar. */
   topInset?: number;
+  /** Replaces any of the catalogue's texts, e.g. with the app's own translation. */
   labels?: Partial<NotifyBannerLabels>;
+  /** `ko` or `en`; by default the device's language (Korean on a Korean device, else English). */
+  language?: Language;
   disabled?: boolean;
 }
 
 /** The Notify policy's slim, full-width banner at the top: tap applies the update, ✕ hides it. */
-export function NotifyBanner({ onApply, onDismiss, topInset = 0, labels, disabled = false }: NotifyBannerProps) {
-  const text = { ...DEFAULT_NOTIFY_BANNER_LABELS, ...labels };
+export function NotifyBanner({
+  onApply,
+  onDismiss,
+  topInset = 0,
+  labels,
+  language,
+  disabled = false,
+}: NotifyBannerProps) {
+  const catalogue = otaUpdateTexts(language).banner;
+  // A label the app leaves out, or passes as undefined, keeps the catalogue's text.
+  const text = {
+    message: labels?.message ?? catalogue.message,
+    action: labels?.action ?? catalogue.action,
+    dismiss: labels?.dismiss ?? catalogue.dismiss,
+  };
   return (
     <View style={[styles.banner, { paddingTop: topInset }]} testID="ferry-notify-banner" accessibilityRole="alert">
       <Pressable
@@ -35,10 +49,10 @@ export function NotifyBanner({ onApply, onDismiss, topInset = 0, labels, disable
         accessibilityState={{ disabled }}
         testID="ferry-notify-banner-apply"
       >
-        <Text style={styles.message} numberOfLines={1}>
+        <KeepAllText style={styles.message} numberOfLines={1}>
           {text.message}
-        </Text>
-        <Text style={styles.action}>{text.action}</Text>
+        </KeepAllText>
+        <KeepAllText style={styles.action}>{text.action}</KeepAllText>
       </Pressable>
       <Pressable
         style={styles.dismiss}
@@ -48,7 +62,7 @@ export function NotifyBanner({ onApply, onDismiss, topInset = 0, labels, disable
         accessibilityLabel={text.dismiss}
         testID="ferry-notify-banner-dismiss"
       >
-        <Text style={styles.dismissGlyph}>✕</Text>
+        <KeepAllText style={styles.dismissGlyph}>✕</KeepAllText>
       </Pressable>
     </View>
   );

@@ -1,3 +1,4 @@
+import type { Language } from '@ferry/contracts/languages';
 import type { OtaUpdatePolicyState } from '../update-policy/use-ota-update-policy.js';
 import { ImmediateOverlay } from './immediate-overlay.js';
 import { NotifyBanner, type NotifyBannerLabels } from './notify-banner.js';
@@ -6,7 +7,11 @@ export interface OtaUpdateBannerProps {
   /** The state from useOtaUpdatePolicy(). */
   update: OtaUpdatePolicyState;
   topInset?: number;
+  /** `ko` or `en` for both the banner and the overlay; by default the device's language. */
+  language?: Language;
+  /** Replaces any of the banner's texts (message, action, dismiss). */
   labels?: Partial<NotifyBannerLabels>;
+  /** Replaces the overlay's text. */
   immediateLabel?: string;
 }
 
@@ -14,8 +19,8 @@ export interface OtaUpdateBannerProps {
  * Renders what the update policy asks for: the Notify banner, the Immediate overlay, or nothing
  * (Default). Place it last in the root layout so it draws above the screens.
  */
-export function OtaUpdateBanner({ update, topInset, labels, immediateLabel }: OtaUpdateBannerProps) {
-  if (update.prompt === 'immediate') return <ImmediateOverlay label={immediateLabel} />;
+export function OtaUpdateBanner({ update, topInset, language, labels, immediateLabel }: OtaUpdateBannerProps) {
+  if (update.prompt === 'immediate') return <ImmediateOverlay label={immediateLabel} language={language} />;
   if (update.prompt !== 'notify') return null;
   return (
     <NotifyBanner
@@ -23,6 +28,7 @@ export function OtaUpdateBanner({ update, topInset, labels, immediateLabel }: Ot
       onDismiss={update.dismiss}
       topInset={topInset}
       labels={labels}
+      language={language}
       disabled={update.isApplying}
     />
   );

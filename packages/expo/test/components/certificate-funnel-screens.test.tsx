@@ -10,7 +10,7 @@ import {
 } from '@ferry/certificate-flow';
 import { type CertificateDocument, PROVIDERS } from '@ferry/contracts';
 import { act, configure, fireEvent, render, screen, within } from '@testing-library/react-native';
-import { Alert, Linking, Share, StyleSheet } from 'react-native';
+import { ActivityIndicator, Alert, Linking, Modal, Platform, Share, StyleSheet } from 'react-native';
 import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import {
   CertificateFunnel,
@@ -19,6 +19,7 @@ import {
   IntroScreen,
   useCertificateFunnel,
 } from '../../src/certificates';
+import { keepHangulWords } from '../../src/text/keep-hangul-words';
 
 // A fixed test key (Base64 of 32 bytes) and a deterministic IV source; no real key material.
 const KEY = Buffer.alloc(32, 9).toString('base64');
@@ -455,5 +456,129 @@ describe('every alert, as a native alert on the step the web funnel shows', () =
     expect(shownAlert().title).toBe(KO.alerts.encryptionUnavailable.title);
     expect(screen.getByTestId('certificate-intro')).toBeTruthy();
     expect(requests).toHaveLength(0);
+  });
+});
+
+/** The parts of a rendered element these checks read (react-test-renderer ships no types). */
+interface Rendered {
+  type: unknown;
+  props: Record<string, unknown>;
+  children: Array<Rendered | string>;
+}
+
+/** Every text the screen shows now: React Native's host Text elements under the rendered tree. */
+const hostTexts = (): Rendered[] => screen.UNSAFE_root.findAll((node: Rendered) => node.type === 'Text');
+const words = (node: Rendered): string =>
+  node.children.map((child) => (typeof child === 'string' ? child : words(child))).join('');
+
+describe('Korean line breaks: every text of the funnel keeps Korean words whole', () => {
+  /** Each text on screen, with the line-break props it got; `where` names the screen in a failure. */
+  function expectEveryTextKeepsWords(where: string) {
+    const texts = hostTexts();
+    expect(texts.length).toBeGreaterThan(0);
+    for (const node of texts) {
+      expect({ where, text: words(node), strategy: node.props.lineBreakStrategyIOS }).toEqual({
+        where,
+        text: words(node),
+        strategy: 'hangul-word',
+      });
+    }
+  }
+
+  it('iOS: lineBreakStrategyIOS="hangul-word" on every text of every step, picker, alert screen and language', async () => {
+    const { server } = fakeServer([started, issued]);
+    await renderFunnel(server);
+    expectEveryTextKeepsWords('intro');
+    await press(screen.getByRole('button', { name: KO.intro.next }));
+    expect(screen.getByText(KO.validation.sido)).toBeTruthy();
+    expectEveryTextKeepsWords('intro with field errors');
+    await press(screen.getByTestId('certificate-sido'));
+    expectEveryTextKeepsWords('region picker');
+    await press(screen.getByRole('button', { name: KO.dialog.close }));
+    await press(screen.getByRole('radio', { name: KO.documents['family-relations'] }));
+    await press(screen.getByRole('button', { name: KO.intro.next }));
+    expect(screen.getByText(KO.validation.familyRequired)).toBeTruthy();
+    expectEveryTextKeepsWords('family names with field errors');
+    await fillIntro('resident-certificate');
+    await press(screen.getByRole('button', { name: KO.intro.next }));
+    await screen.findByTestId('certificate-simpleVerification');
+    expectEveryTextKeepsWords('simpleVerification');
+    await press(screen.getByRole('button', { name: KO.providers.provider_a }));
+    await screen.findByTestId('certificate-confirm');
+    expectEveryTextKeepsWords('confirm');
+    await press(screen.getByRole('button', { name: KO.confirm.complete }));
+    await screen.findByTestId('certificate-done');
+    expectEveryTextKeepsWords('done');
+    await press(screen.getByRole('radio', { name: 'English' }));
+    expect(screen.getByText(EN.done.heading)).toBeTruthy();
+    expectEveryTextKeepsWords('done, in English');
+  });
+
+  it('iOS: the loading line and the entry failure too', async () => {
+    const { server } = fakeServer([]);
+    let fail: (error: Error) => void = () => {};
+    server.api.getAssignment = () => new Promise((_resolve, reject) => (fail = reject));
+    render(<CertificateFunnel server={server} entry={{ kind: 'assignment', assignmentId: ASSIGNMENT_ID }} />);
+    expect(screen.getByText(KO.loading)).toBeTruthy();
+    expectEveryTextKeepsWords('loading');
+    // The words say it; the spinner would be a progress bar without a name.
+    expect(screen.UNSAFE_root.findByType(ActivityIndicator).props['aria-hidden']).toBe(true);
+    await act(async () => fail(new CertificateApiError(404, 'ASSIGNMENT_NOT_FOUND', 'gone')));
+    await screen.findByTestId('certificate-entry-failure');
+    expectEveryTextKeepsWords('entry failure');
+  });
+
+  it('Android: word joiners inside every Korean word, and the screen reader gets the words without them', async () => {
+    jest.replaceProperty(Platform, 'OS', 'android');
+    const { server } = fakeServer([]);
+    await renderFunnel(server);
+    await press(screen.getByRole('button', { name: KO.intro.next }));
+    const korean = hostTexts().filter((node) => /[가-힣]/.test(words(node)));
+    expect(korean.length).toBeGreaterThan(5);
+    for (const node of korean) {
+      const shown = words(node);
+      // Two Hangul syllables side by side would be a place to break a word.
+      expect(shown).not.toMatch(/[가-힣][가-힣]/);
+      // A text the joiners changed is spoken from its own words (a text they left alone needs no label).
+      expect(node.props.accessibilityLabel ?? shown).toBe(shown.replaceAll('\u2060', ''));
+    }
+    const sentence = hostTexts().find((node) => node.props.accessibilityLabel === KO.validation.sido);
+    expect(sentence && words(sentence)).toBe(keepHangulWords(KO.validation.sido));
+  });
+});
+
+describe('the region picker is a named dialog with a close button', () => {
+  it.each([
+    ['ko', KO],
+    ['en', EN],
+  ] as const)('%s: role dialog named after the field, closed by its button', async (language, words) => {
+    const { server } = fakeServer([]);
+    await renderFunnel(server, { language });
+    const trigger = screen.getByTestId('certificate-sido');
+    expect(trigger.props.accessibilityState).toMatchObject({ expanded: false });
+    await press(trigger);
+
+    const dialog = screen.getByTestId('certificate-sido-options');
+    expect(dialog.props).toMatchObject({
+      role: 'dialog',
+      'aria-label': words.intro.sido,
+      accessibilityViewIsModal: true,
+    });
+    // react-native-web's Modal is the dialog element itself and takes the same name.
+    const modals: Rendered[] = screen.UNSAFE_root.findAllByType(Modal);
+    const open = modals.filter((modal) => modal.props.visible);
+    expect(open.map((modal) => modal.props['aria-label'])).toEqual([words.intro.sido]);
+    expect(screen.getByTestId('certificate-sido').props.accessibilityState).toMatchObject({ expanded: true });
+    expect(within(dialog).getByRole('radio', { name: '서울특별시' })).toBeTruthy();
+
+    const close = within(dialog).getByRole('button', { name: words.dialog.close });
+    expect(close.props.testID).toBe('certificate-sido-close');
+    await press(close);
+    expect(screen.queryByTestId('certificate-sido-options')).toBeNull();
+    expect(screen.getByRole('button', { name: `${words.intro.sido}: ${words.intro.sidoPlaceholder}` })).toBeTruthy();
+  });
+
+  it('says 닫기 in Korean', () => {
+    expect(KO.dialog.close).toBe('닫기');
   });
 });

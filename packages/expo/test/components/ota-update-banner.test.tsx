@@ -1,9 +1,22 @@
 import { act, fireEvent, render, screen } from '@testing-library/react-native';
-import { Text, View } from 'react-native';
-import { createDismissedUpdates, type DismissedUpdates, OtaUpdateBanner, useOtaUpdatePolicy } from '../../src';
+import { ActivityIndicator, StyleSheet, Text, View } from 'react-native';
+import {
+  createDismissedUpdates,
+  type DismissedUpdates,
+  ImmediateOverlay,
+  type Language,
+  NotifyBanner,
+  OTA_UPDATE_CATALOGUES,
+  OtaUpdateBanner,
+  type OtaUpdateBannerProps,
+  useOtaUpdatePolicy,
+} from '../../src';
 import { checking, downloaded, downloading, idle, resetUpdatesMock, updatesMock } from './expo-updates-mock';
 
 jest.mock('expo-updates', () => jest.requireActual('./expo-updates-mock').expoUpdatesModule, { virtual: true });
+// The device's language, as the platform would report it; English unless a test says otherwise.
+const mockDevice: { locale: string | undefined } = { locale: 'en-US' };
+jest.mock('../../src/i18n/device-locale', () => ({ deviceLocale: () => mockDevice.locale }));
 
 const NOTIFY = 2;
 const IMMEDIATE = 1;
@@ -40,6 +53,7 @@ const overlay = () => screen.queryByTestId('ferry-immediate-overlay');
 const push = (state: typeof updatesMock.state) => act(async () => updatesMock.push(state));
 
 beforeEach(() => {
+  mockDevice.locale = 'en-US';
   resetUpdatesMock();
   jest.spyOn(console, 'warn').mockImplementation(() => {});
 });
@@ -236,5 +250,125 @@ describe('only release builds with updates enabled read the policy', () => {
     render(<RootLayout dismissals={createDismissedUpdates()} />);
     expect(banner()).toBeNull();
     expect(overlay()).toBeNull();
+  });
+});
+
+/** The root layout with the banner's optional props, for the words' tests. */
+function Worded(props: Omit<OtaUpdateBannerProps, 'update'>) {
+  const update = useOtaUpdatePolicy({ dismissals: createDismissedUpdates() });
+  return <OtaUpdateBanner update={update} {...props} />;
+}
+
+const KO = OTA_UPDATE_CATALOGUES.ko;
+const EN = OTA_UPDATE_CATALOGUES.en;
+
+/** What the banner says: its sentence, its action, and the ✕ button's name. */
+function bannerWords() {
+  return {
+    message: screen.getByTestId('ferry-notify-banner-apply').props.accessibilityLabel as string,
+    dismiss: screen.getByTestId('ferry-notify-banner-dismiss').props.accessibilityLabel as string,
+  };
+}
+
+describe('words: Korean on a Korean device, English elsewhere; the app may choose and replace them', () => {
+  it.each([
+    ['ko-KR', 'ko'],
+    ['ko_KR', 'ko'],
+    ['ko', 'ko'],
+    ['en-US', 'en'],
+    ['en-KR', 'en'],
+    ['ja-JP', 'en'],
+    [undefined, 'ko'],
+  ] as const)('a device whose locale is %s: the banner in %s', (locale, language) => {
+    mockDevice.locale = locale;
+    updatesMock.state = downloaded(FIRST, NOTIFY);
+    render(<Worded />);
+    const words = OTA_UPDATE_CATALOGUES[language].banner;
+    expect(screen.getByText(words.message)).toBeTruthy();
+    expect(screen.getByText(words.action)).toBeTruthy();
+    expect(bannerWords()).toEqual({ message: `${words.message} ${words.action}`, dismiss: words.dismiss });
+    expect(screen.getByRole('button', { name: words.dismiss })).toBeTruthy();
+  });
+
+  it('the Korean banner: 새 버전이 준비되었어요 · 지금 업데이트 · 닫기', async () => {
+    mockDevice.locale = 'ko-KR';
+    updatesMock.state = downloaded(FIRST, NOTIFY);
+    render(<Worded />);
+    expect(bannerWords()).toEqual({ message: '새 버전이 준비되었어요. 지금 업데이트', dismiss: '닫기' });
+    await act(async () => fireEvent.press(screen.getByRole('button', { name: /지금 업데이트/ })));
+    expect(updatesMock.reloadAsync).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['ko-KR', 'en'],
+    ['en-US', 'ko'],
+  ] as const)('a device in %s, the app says language="%s": the app wins', (locale, language: Language) => {
+    mockDevice.locale = locale;
+    updatesMock.state = downloaded(FIRST, NOTIFY);
+    render(<Worded language={language} />);
+    expect(screen.getByText(OTA_UPDATE_CATALOGUES[language].banner.message)).toBeTruthy();
+  });
+
+  it('labels replace single texts; the others stay in the language (an undefined label too)', () => {
+    mockDevice.locale = 'ko-KR';
+    updatesMock.state = downloaded(FIRST, NOTIFY);
+    render(<Worded labels={{ action: '설치하기', dismiss: undefined }} />);
+    expect(bannerWords()).toEqual({ message: `${KO.banner.message} 설치하기`, dismiss: KO.banner.dismiss });
+    expect(screen.queryByText(KO.banner.action)).toBeNull();
+  });
+
+  it('labels replace every text, whatever the language', () => {
+    mockDevice.locale = 'ko-KR';
+    updatesMock.state = downloaded(FIRST, NOTIFY);
+    render(<Worded language="en" labels={{ message: 'Nouvelle version', action: 'Installer', dismiss: 'Fermer' }} />);
+    expect(bannerWords()).toEqual({ message: 'Nouvelle version Installer', dismiss: 'Fermer' });
+  });
+
+  it.each([
+    ['ko-KR', undefined, undefined, KO.overlay.updating],
+    ['en-US', undefined, undefined, EN.overlay.updating],
+    ['en-US', 'ko', undefined, '업데이트하고 있어요…'],
+    ['ko-KR', 'en', undefined, 'Updating…'],
+    ['ko-KR', undefined, '잠시만 기다려 주세요', '잠시만 기다려 주세요'],
+  ] as const)(
+    'the Immediate overlay on a %s device, language %s, label %s: "%s"',
+    async (locale, language, label, shown) => {
+      mockDevice.locale = locale;
+      updatesMock.reloadAsync.mockImplementation(() => new Promise<void>(() => {}));
+      render(<Worded language={language} immediateLabel={label} />);
+      await push(downloaded(FIRST, IMMEDIATE));
+      expect(screen.getByTestId('ferry-immediate-overlay').props.accessibilityLabel).toBe(shown);
+      expect(screen.getByText(shown)).toBeTruthy();
+      // The words say it; the spinner would be a progress bar without a name.
+      expect(screen.UNSAFE_root.findByType(ActivityIndicator).props['aria-hidden']).toBe(true);
+    },
+  );
+
+  it('the components alone take the same props', () => {
+    mockDevice.locale = 'ko-KR';
+    render(
+      <>
+        <NotifyBanner onApply={() => {}} onDismiss={() => {}} language="en" />
+        <ImmediateOverlay />
+      </>,
+    );
+    expect(screen.getByText(EN.banner.message)).toBeTruthy();
+    expect(screen.getByText(KO.overlay.updating)).toBeTruthy();
+  });
+
+  it('keeps Korean words whole on a line, like every text of the SDK', () => {
+    mockDevice.locale = 'ko-KR';
+    render(
+      <>
+        <NotifyBanner onApply={() => {}} onDismiss={() => {}} />
+        <ImmediateOverlay />
+      </>,
+    );
+    const texts: Array<{ props: Record<string, unknown> }> = screen.UNSAFE_root.findAll(
+      (node: { type: unknown }) => node.type === 'Text',
+    );
+    expect(texts).toHaveLength(4);
+    for (const text of texts) expect(text.props.lineBreakStrategyIOS).toBe('hangul-word');
+    expect(StyleSheet.flatten(screen.getByText(KO.overlay.updating).props.style).textAlign).toBe('center');
   });
 });

@@ -4,7 +4,7 @@ import { CERTIFICATE_DOCUMENTS, type CertificateDocument, type CertificateVendor
 import type { Page } from '@playwright/test';
 import { expectAccessible } from '../../../../test/support/browser/accessibility.js';
 import { expect, test } from '../../../../test/support/browser/certificate-fixtures.js';
-import { recordAlerts, screenshot, serveHarness } from './support/harness.js';
+import { openFunnel, recordAlerts, screenshot } from './support/harness.js';
 
 const PERSON = { front: '900101', back: '1234567', sido: '서울특별시', sigg: '강남구', mother: '김영희' };
 
@@ -15,14 +15,6 @@ const decrypt = (payload: string, keyBase64: string): string => {
 };
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
-
-/** Opens the harness as the menu (VENDOR_A) or an assignment deep link, in the test's language. */
-async function openFunnel(page: Page, language: string, assignmentId: string | null) {
-  await serveHarness(page);
-  const query = new URLSearchParams({ lang: language, ...(assignmentId ? { assignmentId } : {}) });
-  await page.goto(`/native-harness/?${query}`);
-  await expect(page.getByTestId('certificate-intro')).toBeVisible();
-}
 
 async function fillIntro(page: Page, t: Translate, document: CertificateDocument) {
   await page.getByRole('radio', { name: t(documentLabelKey(document)), exact: true }).click();

@@ -1,4 +1,5 @@
-import { Pressable, type StyleProp, Text, type ViewStyle } from 'react-native';
+import { Pressable, type StyleProp, type ViewStyle } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { funnelStyles } from './funnel-styles.js';
 
 export interface ActionButtonProps {
@@ -32,7 +33,7 @@ export function ActionButton({ label, onPress, primary, disabled, hint, style, t
         disabled && funnelStyles.disabled,
       ]}
     >
-      <Text
+      <KeepAllText
         style={[
           funnelStyles.buttonText,
           primary && funnelStyles.buttonTextPrimary,
@@ -40,7 +41,7 @@ export function ActionButton({ label, onPress, primary, disabled, hint, style, t
         ]}
       >
         {label}
-      </Text>
+      </KeepAllText>
     </Pressable>
   );
 }

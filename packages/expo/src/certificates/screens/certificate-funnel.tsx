@@ -9,7 +9,8 @@ import {
   resolveFunnelEntry,
 } from '@ferry/certificate-flow';
 import { useEffect, useRef, useState } from 'react';
-import { ActivityIndicator, ScrollView, Text, View } from 'react-native';
+import { ActivityIndicator, ScrollView, View } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { nativeAlert, type ShowFunnelAlert, useCertificateFunnel } from '../use-certificate-funnel.js';
 import { BusyStatus } from './busy-status.js';
 import { CertificateFunnelI18n } from './certificate-funnel-i18n.js';
@@ -92,9 +93,9 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
       testID="certificate-funnel"
     >
       <View style={[funnelStyles.screen, { paddingBottom: 0, flexDirection: 'row', alignItems: 'center' }]}>
-        <Text accessibilityRole="header" style={[funnelStyles.subheading, { flex: 1 }]}>
+        <KeepAllText accessibilityRole="header" style={[funnelStyles.subheading, { flex: 1 }]}>
           {text.t('service.heading')}
-        </Text>
+        </KeepAllText>
         <LanguageSwitch />
       </View>
       {resolved.status === 'ready' ? (
@@ -106,8 +107,8 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
         />
       ) : resolved.status === 'loading' ? (
         <View style={funnelStyles.screen} aria-live="polite">
-          <ActivityIndicator color={COLORS.primary} />
-          <Text style={funnelStyles.muted}>{text.t('loading')}</Text>
+          <ActivityIndicator color={COLORS.primary} aria-hidden />
+          <KeepAllText style={funnelStyles.muted}>{text.t('loading')}</KeepAllText>
         </View>
       ) : (
         <EntryFailure kind={resolved.alert} showAlert={presenter} />
@@ -161,7 +162,7 @@ function EntryFailure({ kind, showAlert }: { kind: AlertKind; showAlert: ShowFun
   return (
     <View style={funnelStyles.screen} testID="certificate-entry-failure">
       <StepHeading>{text.t(alert.title)}</StepHeading>
-      <Text style={funnelStyles.body}>{text.t(alert.message)}</Text>
+      <KeepAllText style={funnelStyles.body}>{text.t(alert.message)}</KeepAllText>
     </View>
   );
 }

@@ -1,5 +1,5 @@
 import type { CertificateDocument } from '@ferry/contracts';
-import { Text } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { useFunnelText } from './funnel-copy.js';
 import { funnelStyles } from './funnel-styles.js';
 
@@ -7,8 +7,8 @@ import { funnelStyles } from './funnel-styles.js';
 export function ChosenDocument({ document }: { document: CertificateDocument }) {
   const text = useFunnelText();
   return (
-    <Text style={funnelStyles.subheading} testID="certificate-chosen-document">
+    <KeepAllText style={funnelStyles.subheading} testID="certificate-chosen-document">
       {text.t('chosenDocument', { document: text.document(document) })}
-    </Text>
+    </KeepAllText>
   );
 }

@@ -1,5 +1,6 @@
 import { providerByCode } from '@ferry/contracts';
-import { Text, View } from 'react-native';
+import { View } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { ActionButton } from './action-button.js';
 import { ChosenDocument } from './chosen-document.js';
 import { useFunnelText } from './funnel-copy.js';
@@ -22,7 +23,7 @@ export function ConfirmScreen({ state, dispatch }: CertificateStepProps) {
       <ChosenDocument document={state.document} />
       <View role="list" style={funnelStyles.group}>
         {steps.map((line, index) => (
-          <Text key={line} role="listitem" style={funnelStyles.body}>{`${index + 1}. ${line}`}</Text>
+          <KeepAllText key={line} role="listitem" style={funnelStyles.body}>{`${index + 1}. ${line}`}</KeepAllText>
         ))}
       </View>
       <View style={funnelStyles.actions}>

@@ -1,4 +1,5 @@
-import { Linking, Share, Text, View } from 'react-native';
+import { Linking, Share, View } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { ActionButton } from './action-button.js';
 import { ChosenDocument } from './chosen-document.js';
 import { useFunnelText } from './funnel-copy.js';
@@ -19,7 +20,7 @@ export function DoneScreen({ state, dispatch }: CertificateStepProps) {
     <View style={funnelStyles.screen} testID="certificate-done">
       <StepHeading>{text.t('done.heading')}</StepHeading>
       <ChosenDocument document={state.document} />
-      <Text style={funnelStyles.body}>{text.t('done.issued', { document })}</Text>
+      <KeepAllText style={funnelStyles.body}>{text.t('done.issued', { document })}</KeepAllText>
       <View style={funnelStyles.actions}>
         <ActionButton
           primary

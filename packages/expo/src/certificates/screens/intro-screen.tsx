@@ -8,7 +8,8 @@ import {
   siggOf,
 } from '@ferry/certificate-flow';
 import { CERTIFICATE_DOCUMENTS } from '@ferry/contracts';
-import { Pressable, Text, View } from 'react-native';
+import { Pressable, View } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { ActionButton } from './action-button.js';
 import { ChoicePicker } from './choice-picker.js';
 import { useFunnelText } from './funnel-copy.js';
@@ -45,7 +46,7 @@ export function IntroScreen({ state, dispatch }: CertificateStepProps) {
         style={funnelStyles.group}
         testID="certificate-documents"
       >
-        <Text style={funnelStyles.subheading}>{text.t('intro.documentLegend')}</Text>
+        <KeepAllText style={funnelStyles.subheading}>{text.t('intro.documentLegend')}</KeepAllText>
         {CERTIFICATE_DOCUMENTS.map((document) => {
           const checked = state.document === document;
           return (
@@ -86,14 +87,14 @@ export function IntroScreen({ state, dispatch }: CertificateStepProps) {
                   <View style={{ width: 10, height: 10, borderRadius: 5, backgroundColor: COLORS.primary }} />
                 ) : null}
               </View>
-              <Text style={funnelStyles.body}>{text.document(document)}</Text>
+              <KeepAllText style={funnelStyles.body}>{text.document(document)}</KeepAllText>
             </Pressable>
           );
         })}
       </View>
 
       <View style={funnelStyles.group}>
-        <Text style={funnelStyles.subheading}>{text.t('intro.residentNumberLegend')}</Text>
+        <KeepAllText style={funnelStyles.subheading}>{text.t('intro.residentNumberLegend')}</KeepAllText>
         <View style={{ flexDirection: 'row', gap: 8, alignItems: 'flex-start' }}>
           <LabeledInput
             label={text.t('intro.front')}
@@ -119,7 +120,7 @@ export function IntroScreen({ state, dispatch }: CertificateStepProps) {
 
       {needsAddress(state.document) ? (
         <View style={funnelStyles.group}>
-          <Text style={funnelStyles.subheading}>{text.t('intro.addressLegend')}</Text>
+          <KeepAllText style={funnelStyles.subheading}>{text.t('intro.addressLegend')}</KeepAllText>
           <ChoicePicker
             label={text.t('intro.sido')}
             placeholder={text.t('intro.sidoPlaceholder')}
@@ -142,7 +143,7 @@ export function IntroScreen({ state, dispatch }: CertificateStepProps) {
         </View>
       ) : (
         <View style={funnelStyles.group}>
-          <Text style={funnelStyles.subheading}>{text.t('intro.familyLegend')}</Text>
+          <KeepAllText style={funnelStyles.subheading}>{text.t('intro.familyLegend')}</KeepAllText>
           {FAMILY_FIELDS.map((field) => (
             <LabeledInput
               key={field}

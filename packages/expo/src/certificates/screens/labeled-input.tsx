@@ -1,4 +1,5 @@
-import { Text, TextInput, type TextInputProps, View } from 'react-native';
+import { TextInput, type TextInputProps, View } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { FieldError } from './field-error.js';
 import { funnelStyles } from './funnel-styles.js';
 
@@ -14,7 +15,7 @@ export interface LabeledInputProps extends Pick<TextInputProps, 'keyboardType' |
 export function LabeledInput({ label, value, onChangeText, error, testID, ...input }: LabeledInputProps) {
   return (
     <View style={[funnelStyles.group, { flex: 1 }]}>
-      <Text style={funnelStyles.label}>{label}</Text>
+      <KeepAllText style={funnelStyles.label}>{label}</KeepAllText>
       <TextInput
         {...input}
         accessibilityLabel={label}

@@ -1,5 +1,6 @@
 import { SUPPORTED_LANGUAGES } from '@ferry/certificate-flow';
-import { Pressable, Text, View } from 'react-native';
+import { Pressable, View } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { useFunnelText } from './funnel-copy.js';
 import { COLORS, funnelStyles, MIN_TAP_TARGET } from './funnel-styles.js';
 
@@ -38,7 +39,7 @@ export function LanguageSwitch() {
               pressed && funnelStyles.pressed,
             ]}
           >
-            <Text style={funnelStyles.body}>{text.t(`language.${language}`)}</Text>
+            <KeepAllText style={funnelStyles.body}>{text.t(`language.${language}`)}</KeepAllText>
           </Pressable>
         );
       })}

@@ -1,5 +1,5 @@
 import { FUNNEL_STEPS, type FunnelStep } from '@ferry/certificate-flow';
-import { Text } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { useFunnelText } from './funnel-copy.js';
 import { funnelStyles } from './funnel-styles.js';
 
@@ -8,8 +8,8 @@ export function ProgressSteps({ step }: { step: FunnelStep }) {
   const text = useFunnelText();
   const current = FUNNEL_STEPS.indexOf(step) + 1;
   return (
-    <Text style={funnelStyles.muted} testID="certificate-progress">
+    <KeepAllText style={funnelStyles.muted} testID="certificate-progress">
       {`${text.t('progress.position', { current, total: FUNNEL_STEPS.length })}${text.t(`steps.${step}`)}`}
-    </Text>
+    </KeepAllText>
   );
 }

@@ -1,4 +1,5 @@
-import { Text, View } from 'react-native';
+import { View } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { CERTIFICATE_PROVIDERS } from '../certificate-providers.js';
 import { ActionButton } from './action-button.js';
 import { ChosenDocument } from './chosen-document.js';
@@ -15,7 +16,7 @@ export function SimpleVerificationScreen({ state, dispatch }: CertificateStepPro
     <View style={funnelStyles.screen} testID="certificate-simpleVerification">
       <StepHeading>{text.t('verification.heading')}</StepHeading>
       <ChosenDocument document={state.document} />
-      <Text style={funnelStyles.body}>{text.t('verification.help')}</Text>
+      <KeepAllText style={funnelStyles.body}>{text.t('verification.help')}</KeepAllText>
       <View style={funnelStyles.actions}>
         {CERTIFICATE_PROVIDERS.map((provider) => (
           <ActionButton

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { AccessibilityInfo, Text } from 'react-native';
+import { AccessibilityInfo, type Text } from 'react-native';
+import { KeepAllText } from '../../text/keep-all-text.js';
 import { funnelStyles } from './funnel-styles.js';
 
 /**
@@ -20,8 +21,8 @@ export function StepHeading({ children, testID }: { children: string; testID?: s
     }
   }, []);
   return (
-    <Text ref={heading} accessibilityRole="header" style={funnelStyles.heading} testID={testID}>
+    <KeepAllText ref={heading} accessibilityRole="header" style={funnelStyles.heading} testID={testID}>
       {children}
-    </Text>
+    </KeepAllText>
   );
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { screenshotsIn } from '../../../../../test/support/browser/screenshots.js';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -35,4 +35,12 @@ export function recordAlerts(page: Page): string[] {
     void dialog.accept();
   });
   return seen;
+}
+
+/** Opens the harness as the menu (VENDOR_A) or an assignment deep link, in the test's language. */
+export async function openFunnel(page: Page, language: string, assignmentId: string | null): Promise<void> {
+  await serveHarness(page);
+  const query = new URLSearchParams({ lang: language, ...(assignmentId ? { assignmentId } : {}) });
+  await page.goto(`/native-harness/?${query}`);
+  await expect(page.getByTestId('certificate-intro')).toBeVisible();
 }
