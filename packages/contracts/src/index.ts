@@ -13,6 +13,7 @@ export * from './ota/console.js';
 export * from './ota/manifest.js';
 export * from './ota/native-change.js';
 export * from './ota/operator-access.js';
+export * from './ota/operator-roles.js';
 export * from './ota/platform.js';
 export * from './ota/release.js';
 export * from './ota/release-history.js';
