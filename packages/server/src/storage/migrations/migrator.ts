@@ -15,6 +15,7 @@ import { assetIdentityMigration } from './019_asset_identity.js';
 import { bundlePatchesMigration } from './020_bundle_patches.js';
 import { dropEnumerationChecksMigration } from './021_drop_enumeration_checks.js';
 import { releaseGroupsMigration } from './022_release_groups.js';
+import { auditPagingMigration } from './023_audit_paging.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '020_bundle_patches': bundlePatchesMigration,
   '021_drop_enumeration_checks': dropEnumerationChecksMigration,
   '022_release_groups': releaseGroupsMigration,
+  '023_audit_paging': auditPagingMigration,
 };
 
 /**
