@@ -16,7 +16,8 @@ export async function groupMembers(store: Pick<ReleaseStore, 'group'>, groupId: 
  * platform; the caller's transaction then keeps nothing of any platform.
  */
 export async function eachPlatform<T>(
-  groupId: string,
+  /** The group acted on; undefined for one release named by itself, whose refusal stays its own. */
+  groupId: string | undefined,
   members: readonly Release[],
   work: (member: Release, index: number) => Promise<T>,
 ): Promise<T[]> {
@@ -25,7 +26,7 @@ export async function eachPlatform<T>(
     try {
       results.push(await work(member, index));
     } catch (error) {
-      if (error instanceof DomainError && !(error instanceof GroupActionRefused)) {
+      if (groupId !== undefined && error instanceof DomainError && !(error instanceof GroupActionRefused)) {
         throw new GroupActionRefused(groupId, member.platform, error);
       }
       throw error;

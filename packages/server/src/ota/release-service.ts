@@ -134,7 +134,6 @@ export class ReleaseService {
         ? await groupMembers(this.deps.store, request.groupId)
         : [await this.releaseById(request.releaseId!)];
     const sourceGroupId = request.groupId ?? sources[0]!.groupId;
-    const label = request.groupId ?? sources[0]!.id;
     const sameChannel = sources.find((source) => source.channel === request.toChannel);
     if (sameChannel) {
       throw new InvalidInput([
@@ -146,7 +145,7 @@ export class ReleaseService {
     }
     const groupId = randomUUID();
     const rollout = request.rollout && request.rollout.percent < 100 ? request.rollout : undefined;
-    const prepared = await eachPlatform(label, sources, async (source) => {
+    const prepared = await eachPlatform(request.groupId, sources, async (source) => {
       const urls = (await this.deps.assets?.ensureCopied(source, request.toChannel)) ?? new Map<string, string>();
       const payload = promotedPayload(source, request, urls, rollout);
       const stored = await this.deps.assets?.ensureStored(payload);
@@ -158,7 +157,7 @@ export class ReleaseService {
       .withTracksLock(
         prepared.map(({ payload }) => trackOf(payload)),
         (locked) =>
-          eachPlatform(label, sources, (source, index) => {
+          eachPlatform(request.groupId, sources, (source, index) => {
             const { payload, stored } = prepared[index]!;
             return this.guardedInsert(locked[index]!, payload, actor, {
               groupId,

@@ -386,6 +386,13 @@ describeEachEngine('release groups', (engine) => {
       tracks.find((t) => t.runtimeVersion === production.ios.runtimeVersion && t.channel === 'production'),
     ).toMatchObject({ guardBlocks: 1 });
 
+    // One release named alone is refused exactly as a publish of it would be.
+    const alone = await post('/api/updates/promote', { releaseId: source.ios, toChannel: 'production' });
+    expect(alone.status).toBe(409);
+    const single409 = (await alone.json()).error;
+    expect(single409.message).toMatch(/^The native fingerprint changed for runtimeVersion /);
+    expect(single409.details).not.toHaveProperty('groupId');
+
     // One release alone promotes as a group of one; the same channel is refused.
     const single = await post('/api/updates/promote', { releaseId: source.android, toChannel: 'production' });
     expect(single.status).toBe(201);
