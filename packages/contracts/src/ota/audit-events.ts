@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineText } from '../text.js';
 import { Channel } from './channel.js';
 import { Platform } from './platform.js';
 import { RuntimeVersion } from './runtime-version.js';
@@ -36,6 +37,16 @@ const Seq = z
   .regex(/^\d{1,15}$/, 'after must be the seq of an event (a whole number)')
   .transform(Number);
 
+/**
+ * Free text in a query (the actor filter): one line, and no U+FFFD, which is what decoding turns
+ * bytes that are not UTF-8 (a lone surrogate sent percent-encoded, say) into: the text asked for is
+ * not the text received.
+ */
+const QueryText = lineText()
+  .min(1)
+  .max(255)
+  .refine((value) => !value.includes('\uFFFD'), { message: 'must be UTF-8 text (no U+FFFD)' });
+
 /** A moment of the time range: an ISO 8601 time, or a date (its midnight, UTC). */
 const Moment = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 
@@ -70,7 +81,7 @@ export const AuditExportQuery = z
     after: Seq.optional(),
     cursor: AuditCursor.optional(),
     type: TypeList.optional(),
-    actor: z.string().min(1).max(255).optional(),
+    actor: QueryText.optional(),
     channel: Channel.optional(),
     platform: Platform.optional(),
     runtimeVersion: RuntimeVersion.optional(),

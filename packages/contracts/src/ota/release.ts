@@ -242,7 +242,7 @@ export const Release = z.object({
   metadata: ReleaseMetadata,
   createdAt: z.iso.datetime(),
   /** Null for releases stored before release groups existed. */
-  groupId: GroupId.nullable(),
+  groupId: GroupId.nullable().default(null),
 });
 export type Release = z.infer<typeof Release>;
 
@@ -255,8 +255,11 @@ export const ReleaseSummary = z.object({
   createdAt: z.iso.datetime(),
   updatePolicy: UpdatePolicySchema.nullable(),
   fingerprint: StoredFingerprint.nullable(),
-  /** The release group (the releases one publish made of both platforms); null before groups existed. */
-  groupId: GroupId.nullable(),
+  /**
+   * The release group (the releases one publish made of both platforms); null before groups
+   * existed, and from a server older than them.
+   */
+  groupId: GroupId.nullable().default(null),
 });
 export type ReleaseSummary = z.infer<typeof ReleaseSummary>;
 
