@@ -73,7 +73,7 @@ const CONFIGURATION = fs.readFileSync(path.join(ROOT, 'docs/configuration.md'), 
  */
 function notAnErrorCode(text: string): string | undefined {
   if (CONFIGURATION.includes(`\`${text}\``)) return 'a configuration variable (docs/configuration.md)';
-  if (/^(ERR|FST|HPE)_/.test(text) || text === 'EAI_AGAIN' || text === 'MODULE_NOT_FOUND') {
+  if (/^(ERR|FST|HPE|SQLITE)_/.test(text) || text === 'EAI_AGAIN' || text === 'MODULE_NOT_FOUND') {
     return "a code of Node, Fastify or a library's errors, read by the server";
   }
   if ((CERTIFICATE_VENDORS as readonly string[]).includes(text)) return 'a certificate vendor';

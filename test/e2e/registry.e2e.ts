@@ -29,7 +29,9 @@
  * 7. A second publish of the same export (`--dist`) sends 0 asset bytes.
  * 8. `npx ferry releases` without a track lists every release with the commit subject as its
  *    message; `npx ferry audit` prints the release.created events as NDJSON, and `--table` a table.
- * 9. A certificate swap (another `ferry keys generate` certificate committed in its place): `ferry
+ * 9. The second publish's release group, promoted by `npx ferry promote --group` to development with a
+ *    rollout, then widened on both platforms by `npx ferry rollout --group`, as the API lists it.
+ * 10. A certificate swap (another `ferry keys generate` certificate committed in its place): `ferry
  *    publish` refuses it naming the file, and `ferry gate` blocks it as a native change.
  *
  * Prints the time of each phase and the installed sizes. FERRY_E2E_KEEP=1 keeps the temporary
@@ -731,6 +733,52 @@ async function main(): Promise<void> {
         embedded.stdout.includes('back to the embedded bundle'),
         'ferry rollback --to-embedded reports the directive',
       );
+    });
+
+    // ── A release group from the installed CLI: the two-platform publish promoted to the other channel,
+    // then widened on both platforms at once; checked through the API.
+    await phase('npx ferry promote --group, ferry rollout --group', async () => {
+      const sourceGroup = /^release group ([0-9a-f-]{36}): /m.exec(second.stdout)?.[1];
+      check(sourceGroup, 'the two-platform publish names its release group');
+      const promoted = await ferry(
+        'promote',
+        '--group',
+        sourceGroup,
+        '--to',
+        'development',
+        '--rollout',
+        '20',
+        '--json',
+      );
+      check(promoted.code === 0, `ferry promote --group exited ${promoted.code}: ${promoted.stderr}`);
+      const { groupId } = JSON.parse(promoted.stdout) as { groupId: string };
+      const widened = await ferry('rollout', '--group', groupId, '--percent', '60');
+      check(widened.code === 0, `ferry rollout --group exited ${widened.code}: ${widened.stderr}`);
+      const authed = { authorization: `Bearer ${releaseToken}` };
+      const listed = (await (
+        await fetch(`${serverUrl}/api/updates/releases?groupId=${groupId}`, { headers: authed })
+      ).json()) as {
+        releases: Array<{ id: string; channel: string; platform: string; metadata: { promotedFrom?: string } }>;
+      };
+      const sources = [...secondReport.released.values()].map((release) => release.id).sort();
+      check(
+        listed.releases.length === 2 &&
+          listed.releases.every((release) => release.channel === 'development') &&
+          listed.releases
+            .map((release) => release.metadata.promotedFrom)
+            .sort()
+            .join() === sources.join(),
+        `the promoted group holds both platforms on development, each from its source (${JSON.stringify(listed.releases)})`,
+      );
+      for (const release of listed.releases) {
+        const { rollout } = (await (
+          await fetch(`${serverUrl}/api/updates/rollouts/${release.id}`, { headers: authed })
+        ).json()) as { rollout: { percent: number; state: string } };
+        check(
+          rollout.percent === 60 && rollout.state === 'running',
+          `${release.platform}: the group rollout runs at 60 % (${JSON.stringify(rollout)})`,
+        );
+      }
     });
 
     // ── The release console of the installed server, with a token from its own `ferry-server tokens`.

@@ -30,6 +30,7 @@ const HOMES: Record<string, string[]> = {
   releases: ['docs/publishing.md'],
   rollback: ['docs/publishing.md'],
   rollout: ['docs/publishing.md'],
+  promote: ['docs/publishing.md'],
   'embedded upload': ['docs/publishing.md'],
   audit: ['docs/publishing.md'],
   'keys generate': ['docs/publishing.md'],

@@ -155,6 +155,18 @@ export const ERROR_CATALOGUE = {
     area: 'ota',
     meaning: 'The rollout is complete, reverted or superseded; only a running or halted rollout changes.',
   },
+  GROUP_CONFLICT: {
+    status: 409,
+    area: 'ota',
+    meaning:
+      'The release group already holds a release of this platform, or releases of another channel: a group is one publish of each platform to one channel. Publish with a new `groupId`.',
+  },
+  GROUP_SUPERSEDED: {
+    status: 409,
+    area: 'ota',
+    meaning:
+      "A release of the group is no longer its track's newest (`details.platform`, `activeReleaseId`), so the group cannot be rolled back as one; roll that track back on its own. Nothing changed.",
+  },
   GC_IN_PROGRESS: {
     status: 409,
     area: 'ota',

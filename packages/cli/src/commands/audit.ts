@@ -1,5 +1,7 @@
 import {
   AUDIT_EXPORT_MAX_LIMIT,
+  AUDIT_PAGE_DEFAULT_LIMIT,
+  AUDIT_PAGE_MAX_LIMIT,
   type AuditEvent,
   AuditEventType,
   CHANNELS,
@@ -13,6 +15,9 @@ import { releaseClient } from '../releases/server-access.js';
 
 interface AuditOptions {
   since?: string;
+  until?: string;
+  actor?: string;
+  newest?: boolean;
   after?: number;
   type?: string[];
   channel?: Channel;
@@ -122,7 +127,8 @@ const realSleep = (ms: number, signal?: AbortSignal) =>
  * `ferry audit`: the audit log, oldest first. NDJSON on stdout (one event per line, for `jq` and
  * log shippers) unless stdout is a terminal, where it is a table; --ndjson and --table choose.
  * Reads every matching event (pages of the server's maximum), or --limit of them; --follow then
- * keeps polling for new ones, resuming after the last seq so nothing is printed twice.
+ * keeps polling for new ones, resuming after the last seq so nothing is printed twice. --newest
+ * reads newest first instead, a page at a time with the server's cursor (the last 50 by default).
  */
 export function auditCommand(deps: () => AuditDependencies = defaultAuditDependencies) {
   return (program: Command): void => {
@@ -130,7 +136,18 @@ export function auditCommand(deps: () => AuditDependencies = defaultAuditDepende
       .command('audit')
       .description('Print the audit log (publishes, guard bypasses, rollbacks, …) as NDJSON, oldest first')
       .option('--since <time>', 'events at or after an ISO 8601 time or date, or a duration back (30m, 24h, 7d)')
+      .option(
+        '--until <time>',
+        'events before an ISO 8601 time, or up to the end of a date (or a duration back: 1h, 7d)',
+      )
       .option('--after <seq>', 'events after this seq (the last one you have)', wholeNumber(0, Number.MAX_SAFE_INTEGER))
+      .option('--actor <actor>', 'only events of this actor, exactly (operator:alice, ci-bot, ferry)')
+      .addOption(
+        new Option(
+          '--newest',
+          `newest first, a page at a time with the server's cursor (--limit, default ${AUDIT_PAGE_DEFAULT_LIMIT}, in all)`,
+        ).conflicts(['follow', 'after']),
+      )
       .option('--type <types>', 'only these event types (comma-separated, repeatable)', collectTypes)
       .addOption(new Option('--channel <channel>', 'only this channel').choices(CHANNELS))
       .addOption(new Option('--platform <platform>', 'only this platform').choices(PLATFORMS))
@@ -159,12 +176,32 @@ export function auditCommand(deps: () => AuditDependencies = defaultAuditDepende
 
         const base: AuditQuery = {
           since: options.since === undefined ? undefined : sinceValue(options.since, now()),
+          to: options.until === undefined ? undefined : sinceValue(options.until, now()),
+          actor: options.actor,
           type: options.type,
           channel: options.channel,
           platform: options.platform,
           runtimeVersion: options.runtimeVersion,
           releaseId: options.release,
         };
+        if (options.newest) {
+          // Pages of the cursor: each continues exactly where the one before stopped, however many
+          // events are written meanwhile.
+          const wanted = options.limit ?? AUDIT_PAGE_DEFAULT_LIMIT;
+          let cursor: string | undefined;
+          for (let printed = 0; printed < wanted; ) {
+            const page = await client.auditPage({
+              ...base,
+              cursor,
+              limit: Math.min(AUDIT_PAGE_MAX_LIMIT, wanted - printed),
+            });
+            for (const event of page.events) await print(event);
+            printed += page.events.length;
+            if (page.nextCursor === null) return;
+            cursor = page.nextCursor;
+          }
+          return;
+        }
         let after = options.after;
         let printed = 0;
         for (;;) {

@@ -10,6 +10,7 @@ import { registerGc } from './gc.js';
 import { registerInit } from './init.js';
 import { registerKeys } from './keys.js';
 import { registerNativeAffected } from './native-affected.js';
+import { registerPromote } from './promote.js';
 import { registerPublish } from './publish.js';
 import { registerReleases } from './releases.js';
 import { registerRollback } from './rollback.js';
@@ -31,6 +32,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerReleases,
   registerRollback,
   registerRollout,
+  registerPromote,
   registerGc,
   registerAudit,
   registerKeys,

@@ -530,7 +530,7 @@ describeEachEngine('ferry publish against a real server', (engine) => {
       expect(await ferry('releases', ...track)).toBe(0);
       const lines = out.text.trim().split('\n');
       expect(lines[1]).toMatch(
-        /^\s+RELEASE\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+PATCHES\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
+        /^\s+RELEASE\s+GROUP\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+PATCHES\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
       );
       expect(lines[2]).toMatch(new RegExp(`^\\*\\s+${newest?.id}.*rollback of ${firstId}$`));
       expect(lines).toHaveLength(5);

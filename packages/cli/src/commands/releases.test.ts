@@ -73,7 +73,7 @@ describeEachEngine('ferry releases against a real server', (engine) => {
     const lines = out.text.trim().split('\n');
     expect(lines[0]).toBe('Releases of all tracks, newest first (* = active release of its track):');
     expect(lines[1]).toMatch(
-      /^\s+RELEASE\s+TRACK\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+PATCHES\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
+      /^\s+RELEASE\s+TRACK\s+GROUP\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+PATCHES\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
     );
     expect(rows()).toHaveLength(published.length);
     rows().forEach((row, i) => {

@@ -16,6 +16,7 @@ interface ReleasesOptions {
   channel?: Channel;
   platform?: Platform;
   runtimeVersion?: string;
+  group?: string;
   limit?: number;
   cursor?: string;
   all?: boolean;
@@ -42,6 +43,7 @@ const describeFilter = (options: ReleasesOptions): string => {
     options.channel && `channel ${options.channel}`,
     options.platform && `platform ${options.platform}`,
     options.runtimeVersion && `runtimeVersion ${options.runtimeVersion}`,
+    options.group && `release group ${options.group}`,
   ].filter(Boolean);
   return parts.length === 0 ? 'all tracks' : parts.join(', ');
 };
@@ -59,6 +61,7 @@ export function releasesCommand(deps: () => ReleasesDependencies = () => ({ env:
       .addOption(new Option('--channel <channel>', 'only this channel').choices(CHANNELS))
       .addOption(new Option('--platform <platform>', 'only this platform').choices(PLATFORMS))
       .option('--runtime-version <version>', 'only this runtimeVersion, e.g. "1.4.0(41)"')
+      .option('--group <id>', 'only the releases of this release group (both platforms of one publish)')
       .option(
         '--limit <n>',
         `releases per page (default ${RELEASE_LIST_DEFAULT_LIMIT}; with --all, ${RELEASE_LIST_MAX_LIMIT})`,
@@ -75,6 +78,7 @@ export function releasesCommand(deps: () => ReleasesDependencies = () => ({ env:
           channel: options.channel,
           platform: options.platform,
           runtimeVersion: options.runtimeVersion,
+          groupId: options.group,
           limit: options.limit ?? (options.all ? RELEASE_LIST_MAX_LIMIT : RELEASE_LIST_DEFAULT_LIMIT),
           cursor: options.cursor,
         };

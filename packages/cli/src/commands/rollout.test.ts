@@ -145,7 +145,7 @@ describeEachEngine('ferry rollout', (engine) => {
       );
     expect(await as(viewer.token, id)).toBe(0);
     expect(await as(viewer.token, id, '--percent', '50')).toBe(1);
-    expect(stderr).toContain('The viewer role may not rollout.change');
+    expect(stderr).toContain('Only a releaser or an admin may change a rollout; you are signed in as a viewer.');
     expect(await as(releaser.token, id, '--percent', '50')).toBe(0);
     const events = (await (await server.authed(`/api/audit-events?type=rollout.changed&releaseId=${id}`)).text())
       .split('\n')

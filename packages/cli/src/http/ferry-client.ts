@@ -6,6 +6,7 @@ import {
   type AssetVerifyRequestInput,
   AssetVerifyResponse,
   AuditEvent,
+  AuditEventPage,
   CodeSigningResponse,
   DirectiveCreatedResponse,
   type DirectiveRequest,
@@ -13,7 +14,11 @@ import {
   EmbeddedBundleResponse,
   ErrorBody,
   FerryHttpError,
+  type GroupRolloutChange,
+  GroupRolloutResponse,
   NDJSON_MEDIA_TYPE,
+  type PromoteRequestInput,
+  PromoteResponse,
   ReleaseCreatedResponse,
   type ReleaseListQueryInput,
   ReleaseListResponse,
@@ -127,6 +132,19 @@ export class FerryClient {
     return { delivered, lastSeq };
   }
 
+  /**
+   * One page of the audit log newest first (order=newest); pass `nextCursor` back as `cursor` for
+   * the next, older page. A read: retried like one.
+   */
+  auditPage(query: Omit<AuditQuery, 'after'> & { cursor?: string }): Promise<AuditEventPage> {
+    return this.call({
+      method: 'GET',
+      path: `/api/audit-events?${searchParams({ ...query, order: 'newest', type: query.type?.join(',') })}`,
+      schema: AuditEventPage,
+      idempotent: true,
+    });
+  }
+
   /** The server's code-signing identity and its signature over `nonce` (public; no token needed). */
   codeSigning(nonce: string): Promise<CodeSigningResponse> {
     return this.call({
@@ -208,6 +226,28 @@ export class FerryClient {
     });
   }
 
+  /** Changes the rollout of every release of a group at once. Sent once, as changeRollout. */
+  changeGroupRollout(change: GroupRolloutChange): Promise<GroupRolloutResponse> {
+    return this.call({
+      method: 'POST',
+      path: '/api/updates/rollouts',
+      body: change,
+      schema: GroupRolloutResponse,
+      idempotent: false,
+    });
+  }
+
+  /** POST /api/updates/promote: a release or a group republished to another channel. Sent once. */
+  promote(request: PromoteRequestInput): Promise<PromoteResponse> {
+    return this.call({
+      method: 'POST',
+      path: '/api/updates/promote',
+      body: request,
+      schema: PromoteResponse,
+      idempotent: false,
+    });
+  }
+
   /** Changes a rollout. Sent once: a revert publishes again, and must not do so twice. */
   changeRollout(releaseId: string, change: RolloutChange): Promise<RolloutResponse> {
     return this.call({
@@ -264,6 +304,9 @@ export class FerryClient {
 /** The audit export's query as the CLI builds it; the server validates every field. */
 export interface AuditQuery {
   since?: string;
+  /** The end of the time range (exclusive; a date alone: the end of that day). */
+  to?: string;
+  actor?: string;
   after?: number;
   type?: string[];
   channel?: string;

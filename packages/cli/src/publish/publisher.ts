@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Channel, Platform, ReleaseSummary, RolloutRequest } from '@ferry/contracts';
 import { ASSET_COLLECTING_RETRY_SECONDS, FerryHttpError } from '@ferry/contracts';
 import { CliError } from '../cli-error.js';
@@ -186,6 +187,9 @@ export async function publishUpdate(
   const distDir = request.distDir ?? (await deps.exporter(request.projectRoot, request.platforms));
   const exports = await readExportedUpdate(distDir, request.platforms);
   const metadata = await readCiMetadata(deps.env, deps.git, request.message);
+  // One release group for the releases of every platform of this export: release control can then
+  // act on them together (`ferry rollout --group`, `ferry promote --group`).
+  const groupId = randomUUID();
   // Each release as the server will check it, but for the URLs it assigns: a release it would
   // refuse (an asset the client could not store, say) fails here, before the first upload.
   const plans = new Map(
@@ -199,6 +203,7 @@ export async function publishUpdate(
         metadata,
         environment,
         rollout: request.rollout,
+        groupId,
       });
       checkReleasePlan(plan, exported);
       return [exported.platform, plan] as const;
@@ -273,6 +278,12 @@ export async function publishUpdate(
         `skipped ${skipped.count} already stored (${formatBytes(skipped.bytes)})`,
     );
     results.push({ platform, release, uploaded, skipped });
+  }
+  if (results.length > 1) {
+    say(
+      `release group ${groupId}: ${results.map((result) => `${result.platform} ${result.release.id}`).join(', ')} ` +
+        `(\`ferry rollout --group ${groupId}\`, \`ferry promote --group ${groupId}\` act on both)`,
+    );
   }
   return results;
 }

@@ -32,6 +32,7 @@ const planOf = (platform: ExportedPlatform) =>
     fingerprint: 'fp',
     metadata: {},
     environment: { updatePolicy: undefined, allowNativeChange: false },
+    groupId: '22222222-2222-4222-8222-222222222222',
   });
 
 describe('the release plan: checked with the server’s rules before any upload', () => {

@@ -22,6 +22,8 @@ export interface ReleaseParts {
   environment: Pick<PublishEnvironment, 'updatePolicy' | 'allowNativeChange'>;
   /** --rollout (and its halt rule); absent publishes to every device. */
   rollout?: RolloutRequest;
+  /** The release group: one id for the releases of every platform of one export. */
+  groupId: string;
 }
 
 const plannedAsset = (file: ExportedFile): PlannedReleaseAssetInput => ({
@@ -49,6 +51,7 @@ export function buildReleasePlan(parts: ReleaseParts): ReleasePlanInput {
     ...(environment.updatePolicy === undefined ? {} : { updatePolicy: environment.updatePolicy }),
     ...(environment.allowNativeChange ? { allowNativeChange: true } : {}),
     ...(parts.rollout ? { rollout: parts.rollout } : {}),
+    groupId: parts.groupId,
   };
 }
 

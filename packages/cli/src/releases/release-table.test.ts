@@ -10,6 +10,7 @@ const item = (over: Partial<ReleaseListItem>): ReleaseListItem => ({
   createdAt: '2026-01-02T03:04:05.000Z',
   updatePolicy: null,
   fingerprint: null,
+  groupId: null,
   metadata: {},
   assetCount: 0,
   rollout: null,
@@ -69,7 +70,7 @@ describe('releaseTable', () => {
     ]);
     const [header, first, second] = table.split('\n');
     expect(header).toMatch(
-      /^\s+RELEASE\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+PATCHES\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
+      /^\s+RELEASE\s+GROUP\s+CREATED\s+POLICY\s+ROLLOUT\s+DEVICES 24H\/7D\s+PATCHES\s+FINGERPRINT\s+COMMIT\s+BRANCH\s+ACTOR\s+MESSAGE\s+NOTE$/,
     );
     expect(first).toMatch(
       /^\*\s+22222222-.*\s2\s+-\s+0\/0\s+-\s+abcdef012345\s+01234567\s+main\s+ci\s+-\s+rollback of r-0$/,
@@ -122,7 +123,7 @@ describe('releaseTable', () => {
       { showTrack: true },
     );
     const lines = table.split('\n');
-    expect(lines[0]).toMatch(/^\s+RELEASE\s+TRACK\s+CREATED/);
+    expect(lines[0]).toMatch(/^\s+RELEASE\s+TRACK\s+GROUP\s+CREATED/);
     expect(lines.slice(1).map((line) => line.slice(0, 1))).toEqual(['*', '*', ' ', ' ']);
     expect(lines[1]).toMatch(/^\*\s+a1\s+production\/android\/1\.0\.0\(3\)\s/);
   });

@@ -66,13 +66,17 @@ export interface ReleaseTableOptions {
   markNewest?: boolean;
 }
 
-/** `ferry releases`: newest first; `*` marks the newest release of each track. */
+/**
+ * `ferry releases`: newest first; `*` marks the newest release of each track. GROUP is the release
+ * group (both platforms of one publish share it; `ferry rollout --group` acts on them together).
+ */
 export function releaseTable(releases: ReleaseListItem[], options: ReleaseTableOptions = {}): string {
   const { showTrack = false, markNewest = true } = options;
   const header = [
     '',
     'RELEASE',
     ...(showTrack ? ['TRACK'] : []),
+    'GROUP',
     'CREATED',
     'POLICY',
     'ROLLOUT',
@@ -94,6 +98,7 @@ export function releaseTable(releases: ReleaseListItem[], options: ReleaseTableO
       newest ? '*' : '',
       release.id,
       ...(showTrack ? [track] : []),
+      release.groupId ?? '-',
       release.createdAt,
       release.updatePolicy === null ? '-' : String(release.updatePolicy),
       rolloutCell(release.rollout),
@@ -104,7 +109,11 @@ export function releaseTable(releases: ReleaseListItem[], options: ReleaseTableO
       release.metadata.branch ?? '-',
       release.metadata.actor ?? '-',
       messageCell(release.metadata.message),
-      release.metadata.rolledBackFrom ? `rollback of ${release.metadata.rolledBackFrom}` : '',
+      release.metadata.rolledBackFrom
+        ? `rollback of ${release.metadata.rolledBackFrom}`
+        : release.metadata.promotedFrom
+          ? `promoted from ${release.metadata.promotedFrom}`
+          : '',
     ];
   });
   return formatTable(header, rows);

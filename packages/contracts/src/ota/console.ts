@@ -4,6 +4,7 @@ import { Channel } from './channel.js';
 import { ManifestNamespace } from './manifest.js';
 import { Platform } from './platform.js';
 import { ReleaseMetadata, StoredReleaseAsset } from './release.js';
+import { GroupId } from './release-group.js';
 import { Adoption, RolloutState } from './rollout.js';
 import { RuntimeVersion } from './runtime-version.js';
 import { UpdatePolicySchema } from './update-policy-schema.js';
@@ -24,6 +25,11 @@ export const ConsoleTrack = z.object({
   runtimeVersion: RuntimeVersion,
   /** The newest release of the track (null when it has only directives). */
   activeReleaseId: z.uuid().nullable(),
+  /**
+   * The release group of the newest release (null without one): tracks whose active releases share
+   * a group were published together, and a console may show them as one row.
+   */
+  activeGroupId: GroupId.nullable(),
   message: z.string().nullable(),
   /** Share of devices the newest release reaches: 100 without a rollout. */
   rolloutPercent: z.number().int().min(0).max(100),
@@ -55,6 +61,7 @@ export const ConsoleHistoryEntry = z.discriminatedUnion('kind', [
     kind: z.literal('release'),
     id: z.uuid(),
     createdAt: z.iso.datetime(),
+    groupId: GroupId.nullable(),
     metadata: ReleaseMetadata,
     updatePolicy: UpdatePolicySchema.nullable(),
     rollout: z
@@ -87,6 +94,8 @@ export const ConsoleReleaseDetail = z.object({
   platform: Platform,
   runtimeVersion: RuntimeVersion,
   createdAt: z.iso.datetime(),
+  /** Its release group (GET /api/console/groups/:groupId has every platform of it); null without one. */
+  groupId: GroupId.nullable(),
   metadata: ReleaseMetadata,
   updatePolicy: UpdatePolicySchema.nullable(),
   rollout: z
@@ -120,6 +129,38 @@ export const ConsoleReleaseDetail = z.object({
   patchMaxRatio: z.number().gt(0).max(1),
 });
 export type ConsoleReleaseDetail = z.infer<typeof ConsoleReleaseDetail>;
+
+export const ConsoleGroupParams = z.object({ groupId: GroupId }).strict();
+
+/** One platform of a release group, as a group's row shows it when opened. */
+export const ConsoleGroupMember = z.object({
+  releaseId: z.uuid(),
+  channel: Channel,
+  platform: Platform,
+  runtimeVersion: RuntimeVersion,
+  createdAt: z.iso.datetime(),
+  rollout: z
+    .object({ percent: z.number().int().min(0).max(100), state: RolloutState, reason: z.string().nullable() })
+    .nullable(),
+  /** Whether it is still the newest release of its track (a later publish or rollback replaced it otherwise). */
+  active: z.boolean(),
+  adoption: Adoption,
+  health: z.object({ received: z.number().int().min(0), failed: z.number().int().min(0) }),
+});
+export type ConsoleGroupMember = z.infer<typeof ConsoleGroupMember>;
+
+/**
+ * GET /api/console/groups/:groupId: every platform of a release group (one row in a list, its
+ * platforms on demand), in the order of PLATFORMS, with what the release's metadata says once.
+ */
+export const ConsoleGroup = z.object({
+  groupId: GroupId,
+  channel: Channel,
+  createdAt: z.iso.datetime(),
+  metadata: ReleaseMetadata,
+  releases: z.array(ConsoleGroupMember),
+});
+export type ConsoleGroup = z.infer<typeof ConsoleGroup>;
 
 /** One server-sent event of GET /api/console/events (the `data:` line, JSON). */
 export const ConsoleEvent = z.discriminatedUnion('type', [

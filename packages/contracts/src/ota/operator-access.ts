@@ -1,18 +1,11 @@
 import { z } from 'zod';
+import { OPERATOR_ACTIONS, type OperatorRole, OperatorRoleSchema } from './operator-roles.js';
 
 /**
  * Operator access (issue 19): operator tokens with roles, and the release console's session.
  * Tokens are shown once, at creation; every other answer names them by id and name only.
  */
 
-/**
- * An operator token's role, defined once: viewer reads; releaser also changes rollouts, rolls back
- * and rolls back to embedded; admin also collects garbage and manages tokens (the server's access
- * rule, auth/operator-roles.ts, grants each its actions).
- */
-export const OPERATOR_ROLES = ['viewer', 'releaser', 'admin'] as const;
-export const OperatorRoleSchema = z.enum(OPERATOR_ROLES);
-export type OperatorRole = z.infer<typeof OperatorRoleSchema>;
 /** @deprecated The same as OperatorRole. */
 export type OperatorRoleName = OperatorRole;
 
@@ -54,12 +47,17 @@ export const OperatorTokenParams = z.object({ id: z.uuid() }).strict();
 export const ConsoleSignIn = z.object({ token: z.string().min(1).max(8192) }).strict();
 export type ConsoleSignIn = z.infer<typeof ConsoleSignIn>;
 
-/** Who the console is signed in as (GET /api/console/session, and the answer to signing in). */
+/**
+ * Who the console is signed in as (GET /api/console/session, and the answer to signing in), and
+ * what the access rule lets that role do (`mayPerform`, ota/operator-roles.ts): a console hides the
+ * buttons of actions not listed, and the server refuses them anyway.
+ */
 export const ConsoleSession = z.object({
   name: z.string(),
   role: OperatorRoleSchema,
   kind: z.enum(['token', 'oidc']),
   expiresAt: z.iso.datetime().nullable(),
+  allowedActions: z.array(z.enum(OPERATOR_ACTIONS)),
 });
 export type ConsoleSession = z.infer<typeof ConsoleSession>;
 

@@ -3,6 +3,7 @@ import { BundlePatch } from './bundle-patches.js';
 import { Channel } from './channel.js';
 import { Platform } from './platform.js';
 import { ReleaseMetadata, ReleaseSummary } from './release.js';
+import { GroupId } from './release-group.js';
 import { Adoption, RolloutState } from './rollout.js';
 import { RuntimeVersion } from './runtime-version.js';
 
@@ -18,14 +19,17 @@ export const ReleaseListCursor = z
   .regex(/^[A-Za-z0-9_-]{1,128}$/, 'cursor must be a nextCursor value from an earlier answer');
 
 /**
- * GET /api/updates/releases: releases newest first, across tracks. Each of channel, platform and
- * runtimeVersion narrows the list; all three name one track, whose first entry is its active release.
+ * GET /api/updates/releases: releases newest first, across tracks. Each of channel, platform,
+ * runtimeVersion and groupId narrows the list; the first three name one track, whose first entry is
+ * its active release.
  */
 export const ReleaseListQuery = z
   .object({
     channel: Channel.optional(),
     platform: Platform.optional(),
     runtimeVersion: RuntimeVersion.optional(),
+    /** Only the releases of this release group (one per platform). */
+    groupId: GroupId.optional(),
     limit: z.coerce
       .number()
       .int('limit must be a whole number')

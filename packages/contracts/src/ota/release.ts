@@ -9,6 +9,7 @@ import {
   isSha256Base64Url,
 } from './client-asset-rules.js';
 import { Platform } from './platform.js';
+import { GroupId } from './release-group.js';
 import { RolloutRequest } from './rollout.js';
 import { RuntimeVersion } from './runtime-version.js';
 import { UpdatePolicySchema } from './update-policy-schema.js';
@@ -195,6 +196,11 @@ const releasePayloadOf = <A extends z.ZodType<{ key?: string; hash: string }>>(a
       metadata: ReleaseMetadataInput.optional(),
       /** A share of devices (issue 18); without it the release reaches every device at once. */
       rollout: RolloutRequest.optional(),
+      /**
+       * The release group this release belongs to: `ferry publish` sends one new id for the releases
+       * of both platforms it makes from one export. Without it the server makes a group of one.
+       */
+      groupId: GroupId.optional(),
     })
     .strict()
     // Both asset shapes have key and hash; TypeScript cannot see it through the generic parameter.
@@ -218,6 +224,8 @@ export const ReleaseMetadata = z
     ...metadataFields(z.string),
     fingerprint: StoredFingerprint.nullish(),
     rolledBackFrom: z.uuid().optional(),
+    /** A promotion's copy names the release it was promoted from (on another channel). */
+    promotedFrom: z.uuid().optional(),
   })
   .strict();
 export type ReleaseMetadata = z.infer<typeof ReleaseMetadata>;
@@ -233,6 +241,8 @@ export const Release = z.object({
   updatePolicy: UpdatePolicySchema.nullable(),
   metadata: ReleaseMetadata,
   createdAt: z.iso.datetime(),
+  /** Null for releases stored before release groups existed. */
+  groupId: GroupId.nullable().default(null),
 });
 export type Release = z.infer<typeof Release>;
 
@@ -245,6 +255,11 @@ export const ReleaseSummary = z.object({
   createdAt: z.iso.datetime(),
   updatePolicy: UpdatePolicySchema.nullable(),
   fingerprint: StoredFingerprint.nullable(),
+  /**
+   * The release group (the releases one publish made of both platforms); null before groups
+   * existed, and from a server older than them.
+   */
+  groupId: GroupId.nullable().default(null),
 });
 export type ReleaseSummary = z.infer<typeof ReleaseSummary>;
 

@@ -5,7 +5,14 @@ import type { AuthFailures } from '../http/auth-failures.js';
 import { bearerTokenOf, tokensMatch } from '../http/bearer-token.js';
 import { credentialHash, looksLikeOperatorToken } from './operator-credential.js';
 import { looksLikeJwt, type OidcOperatorVerifier, OidcTokenRefused } from './operator-oidc.js';
-import { mayPerform, OPERATOR_ACTIONS, type OperatorAction, type Principal } from './operator-roles.js';
+import {
+  mayPerform,
+  OPERATOR_ACTIONS,
+  type OperatorAction,
+  type Principal,
+  refusalMessage,
+  whoMayPerform,
+} from './operator-roles.js';
 import type { OperatorTokenStore } from './operator-token-store.js';
 
 /**
@@ -160,18 +167,26 @@ export class OperatorAccess {
   async authorize(request: FastifyRequest, action: OperatorAction): Promise<Operator> {
     const operator = await this.authenticate(request);
     guardCsrf(request, operator);
-    if (!mayPerform(principalOf(operator), action)) {
-      throw new OperatorForbidden(
-        operator.kind === 'release-token'
-          ? `The release token may not ${action}; use an operator token with the right role.`
-          : `The ${operator.role} role may not ${action}.`,
-        'FORBIDDEN',
-        { role: operator.role, action },
-      );
-    }
+    const principal = principalOf(operator);
+    if (!mayPerform(principal, action)) throw forbidden(principal, operator.role, action);
     request.operator = operator;
     return operator;
   }
+}
+
+/**
+ * 403 in words, read off the one rule: who may do it and who is asking; the details carry the same
+ * (`requiredRoles`: any one of them; `releaseTokenMay`) so a UI can hide or explain the action.
+ */
+export function forbidden(principal: Principal, role: OperatorRole, action: OperatorAction): OperatorForbidden {
+  const who = whoMayPerform(action);
+  return new OperatorForbidden(refusalMessage(principal, action), 'FORBIDDEN', {
+    role,
+    principal,
+    action,
+    requiredRoles: who.roles,
+    releaseTokenMay: who.releaseToken,
+  });
 }
 
 /**
@@ -210,9 +225,7 @@ export const requireOperatorRole = (role: OperatorRole) => {
     guardCsrf(request, operator);
     const principal = principalOf(operator);
     const missing = needed.find((action) => !mayPerform(principal, action));
-    if (missing !== undefined) {
-      throw new OperatorForbidden(`This needs the ${role} role.`, 'FORBIDDEN', { role: operator.role, needed: role });
-    }
+    if (missing !== undefined) throw forbidden(principal, operator.role, missing);
     request.operator = operator;
   };
 };

@@ -14,8 +14,8 @@ export type { BreakerPhase, DatabaseSource, PoolCounts } from './prometheus-regi
 
 /** How a manifest request was answered. */
 export type ManifestOutcome = 'update' | 'no-update' | 'directive' | 'rollout-fallback' | 'refused' | 'error';
-export type PublishKind = 'publish' | 'rollback' | 'directive';
-export type RolloutAction = 'percent' | 'complete' | 'revert';
+export type PublishKind = 'publish' | 'rollback' | 'directive' | 'promote';
+export type RolloutAction = 'percent' | 'complete' | 'halt' | 'resume' | 'revert';
 export type FailureReportKind = 'failed' | 'fatal';
 /**
  * How one certificate request ended: `started` (first call, authentication under way), `issued`
@@ -222,11 +222,11 @@ export class FerryMetrics {
 
     this.publishes = counter(
       'ferry_releases_published_total',
-      'Releases made live: publishes, rollbacks and directives.',
+      'Releases made live: publishes, rollbacks, directives and promotions.',
       ['kind'] as const,
       areas.ota,
     );
-    for (const kind of ['publish', 'rollback', 'directive'] as const) this.publishes.cell({ kind });
+    for (const kind of ['publish', 'rollback', 'directive', 'promote'] as const) this.publishes.cell({ kind });
     this.guardBlocks = counter<never>(
       'ferry_guard_blocked_total',
       'Publishes the native-change guard refused (409).',
@@ -241,11 +241,12 @@ export class FerryMetrics {
     ).cell({});
     this.rolloutChanges = counter(
       'ferry_rollout_changes_total',
-      'Changes of staged rollouts by action: percent, complete, revert.',
+      'Changes of staged rollouts by action: percent, complete, halt, resume, revert.',
       ['action'] as const,
       areas.ota,
     );
-    for (const action of ['percent', 'complete', 'revert'] as const) this.rolloutChanges.cell({ action });
+    for (const action of ['percent', 'complete', 'halt', 'resume', 'revert'] as const)
+      this.rolloutChanges.cell({ action });
     this.rolloutHalts = counter<never>(
       'ferry_rollout_halts_total',
       'Rollouts halted by their failure-rate rule.',

@@ -1,8 +1,16 @@
-import type { AuditEvent, AuditExportQuery } from '@ferry/contracts';
-import { type Selectable, sql } from 'kysely';
+import {
+  AUDIT_EXPORT_DEFAULT_LIMIT,
+  AUDIT_PAGE_DEFAULT_LIMIT,
+  type AuditEvent,
+  type AuditEventPage,
+  type AuditExportQuery,
+  auditRangeEnd,
+} from '@ferry/contracts';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { DomainError } from '../errors/domain-error.js';
 import type { Database } from '../storage/database.js';
-import { type AuditEventsTable, parseJson } from '../storage/schema.js';
+import { type AuditEventsTable, type DatabaseSchema, parseJson } from '../storage/schema.js';
+import { decodeCursor, encodeCursor } from './release-listing.js';
 
 /** Events read per query while a long export streams: small enough to keep memory flat. */
 export const AUDIT_EXPORT_BATCH = 500;
@@ -71,17 +79,19 @@ export class AuditExport {
     this.lockTimeoutMs = options.lockTimeoutMs ?? HORIZON_LOCK_TIMEOUT_MS;
   }
 
-  async open(query: AuditExportQuery): Promise<OpenedExport> {
+  async open(asked: AuditExportQuery): Promise<OpenedExport> {
+    const query = { ...asked, limit: asked.limit ?? AUDIT_EXPORT_DEFAULT_LIMIT };
     const horizon = await this.horizon();
     if (horizon === undefined) return { first: [], rest: empty() };
     let start = query.after ?? 0;
-    if (query.since !== undefined) {
+    const from = query.from ?? query.since;
+    if (from !== undefined) {
       // created_at is the writing instance's clock, so it does not follow seq exactly: start at the
-      // first event at or after `since` and keep the time condition on every batch.
+      // first event at or after `from` and keep the time condition on every batch.
       const first = await this.database.db
         .selectFrom('audit_events')
         .select((eb) => eb.fn.min('seq').as('seq'))
-        .where('created_at', '>=', Date.parse(query.since))
+        .where('created_at', '>=', Date.parse(from))
         .where('seq', '<=', horizon)
         .executeTakeFirst();
       if (first?.seq === null || first?.seq === undefined) return { first: [], rest: empty() };
@@ -91,7 +101,40 @@ export class AuditExport {
     return { first, rest: this.remaining(query, horizon, first) };
   }
 
-  private async *remaining(query: AuditExportQuery, horizon: number, first: AuditEvent[]): AsyncIterable<AuditEvent[]> {
+  /**
+   * One newest-first page (order=newest): keyset on (created_at, seq), the order every page and the
+   * indexes of migration 023 share. An event written after the first page is newer than any cursor,
+   * so paging on never repeats or skips one of the events that were there when it began.
+   */
+  async page(query: AuditExportQuery): Promise<AuditEventPage> {
+    const limit = query.limit ?? AUDIT_PAGE_DEFAULT_LIMIT;
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    let select = filtered(this.database.db.selectFrom('audit_events').selectAll(), query);
+    if (after) {
+      select = select.where((eb) => eb(eb.refTuple('created_at', 'seq'), '<', eb.tuple(after.createdAt, after.seq)));
+    }
+    // One more than a page tells whether another page follows.
+    const rows = await select
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      events: page.map(toAuditEvent),
+      nextCursor:
+        rows.length > limit && last
+          ? encodeCursor({ createdAt: Number(last.created_at), seq: Number(last.seq) })
+          : null,
+    };
+  }
+
+  private async *remaining(
+    query: AuditExportQuery & { limit: number },
+    horizon: number,
+    first: AuditEvent[],
+  ): AsyncIterable<AuditEvent[]> {
     let sent = first.length;
     let last = first.at(-1)?.seq;
     let full = first.length === Math.min(AUDIT_EXPORT_BATCH, query.limit);
@@ -106,17 +149,9 @@ export class AuditExport {
   }
 
   private async batch(query: AuditExportQuery, after: number, horizon: number, size: number): Promise<AuditEvent[]> {
-    let select = this.database.db
-      .selectFrom('audit_events')
-      .selectAll()
+    const select = filtered(this.database.db.selectFrom('audit_events').selectAll(), query)
       .where('seq', '>', after)
       .where('seq', '<=', horizon);
-    if (query.since !== undefined) select = select.where('created_at', '>=', Date.parse(query.since));
-    if (query.type) select = select.where('type', 'in', query.type);
-    if (query.channel) select = select.where('channel', '=', query.channel);
-    if (query.platform) select = select.where('platform', '=', query.platform);
-    if (query.runtimeVersion) select = select.where('runtime_version', '=', query.runtimeVersion);
-    if (query.releaseId) select = select.where('release_id', '=', query.releaseId);
     const rows = await select.orderBy('seq', 'asc').limit(size).execute();
     return rows.map(toAuditEvent);
   }
@@ -148,3 +183,21 @@ export class AuditExport {
 }
 
 async function* empty(): AsyncIterable<AuditEvent[]> {}
+
+/** The filters both orders take, combined (AND); several types are any of them. */
+function filtered<Q extends SelectQueryBuilder<DatabaseSchema, 'audit_events', Selectable<AuditEventsTable>>>(
+  select: Q,
+  query: AuditExportQuery,
+): Q {
+  let narrowed = select as SelectQueryBuilder<DatabaseSchema, 'audit_events', Selectable<AuditEventsTable>>;
+  const from = query.from ?? query.since;
+  if (from !== undefined) narrowed = narrowed.where('created_at', '>=', Date.parse(from));
+  if (query.to !== undefined) narrowed = narrowed.where('created_at', '<', auditRangeEnd(query.to));
+  if (query.type) narrowed = narrowed.where('type', 'in', query.type);
+  if (query.actor !== undefined) narrowed = narrowed.where('actor', '=', query.actor);
+  if (query.channel) narrowed = narrowed.where('channel', '=', query.channel);
+  if (query.platform) narrowed = narrowed.where('platform', '=', query.platform);
+  if (query.runtimeVersion) narrowed = narrowed.where('runtime_version', '=', query.runtimeVersion);
+  if (query.releaseId) narrowed = narrowed.where('release_id', '=', query.releaseId);
+  return narrowed as Q;
+}

@@ -1,7 +1,7 @@
-import { type Release, type Track, trackName } from '@ferry/contracts';
+import { PLATFORMS, type Release, type Track, trackName } from '@ferry/contracts';
 import type { Selectable } from 'kysely';
 import type { Database, Engine } from '../storage/database.js';
-import { type Executor, withExclusiveLock } from '../storage/locked-transaction.js';
+import { type Executor, withExclusiveLocks } from '../storage/locked-transaction.js';
 import { type DirectivesTable, parseJson, type ReleasesTable, type RolloutsTable, toJson } from '../storage/schema.js';
 import { insertAudit } from './audit-event-insert.js';
 import { deletionVersion, keysCollectedSince } from './gc/asset-deletions.js';
@@ -37,6 +37,7 @@ export const toRelease = (row: Selectable<ReleasesTable>): Release => ({
   updatePolicy: row.update_policy as Release['updatePolicy'],
   metadata: parseJson(row.metadata),
   createdAt: new Date(Number(row.created_at)).toISOString(),
+  groupId: row.group_id ?? null,
 });
 
 const toDirective = (row: Selectable<DirectivesTable>): Directive => ({
@@ -176,6 +177,7 @@ async function insertRelease(db: Executor, release: NewRelease): Promise<Release
       update_policy: release.updatePolicy,
       metadata: toJson(release.metadata),
       created_at: release.createdAt.getTime(),
+      group_id: release.groupId,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -208,12 +210,19 @@ async function saveSignatures(db: Executor, releaseId: string, signatures: Manif
     .execute();
 }
 
+/** A group's releases, in the order of PLATFORMS (the unique index allows one per platform). */
+async function groupOf(db: Executor, groupId: string): Promise<Release[]> {
+  const rows = await db.selectFrom('releases').selectAll().where('group_id', '=', groupId).execute();
+  return rows.map(toRelease).sort((a, b) => PLATFORMS.indexOf(a.platform) - PLATFORMS.indexOf(b.platform));
+}
+
 const lockedTrack = (db: Executor, engine: Engine, track: Track, now: () => Date, patchBases: number): LockedTrack => ({
   queuePatches: (release) => queuePatchesTo(db, release, patchBases, now().getTime()),
   newest: async () => {
     const row = await newestQuery(db, track).limit(1).executeTakeFirst();
     return row && toRelease(row);
   },
+  group: (groupId) => groupOf(db, groupId),
   recent: async (limit) => (await newestQuery(db, track).limit(limit).execute()).map(toRelease),
   insert: (release) => insertRelease(db, release),
   saveSignatures: (releaseId, signatures) => saveSignatures(db, releaseId, signatures),
@@ -447,6 +456,10 @@ export class KyselyReleaseStore implements ReleaseStore {
     return row && toRelease(row);
   }
 
+  group(groupId: string): Promise<Release[]> {
+    return groupOf(this.db, groupId);
+  }
+
   async count(): Promise<number> {
     const row = await this.db
       .selectFrom('releases')
@@ -456,9 +469,13 @@ export class KyselyReleaseStore implements ReleaseStore {
   }
 
   withTrackLock<T>(track: Track, work: (locked: LockedTrack) => Promise<T>): Promise<T> {
-    const name = `releases:${track.channel}:${track.platform}:${track.runtimeVersion}`;
-    return withExclusiveLock(this.database, name, (db) =>
-      work(lockedTrack(db, this.database.engine, track, this.now, this.patchBases)),
+    return this.withTracksLock([track], ([locked]) => work(locked!));
+  }
+
+  withTracksLock<T>(tracks: Track[], work: (locked: LockedTrack[]) => Promise<T>): Promise<T> {
+    const names = tracks.map((track) => `releases:${track.channel}:${track.platform}:${track.runtimeVersion}`);
+    return withExclusiveLocks(this.database, names, (db) =>
+      work(tracks.map((track) => lockedTrack(db, this.database.engine, track, this.now, this.patchBases))),
     );
   }
 }

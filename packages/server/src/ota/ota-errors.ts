@@ -1,4 +1,12 @@
-import { ASSET_COLLECTING_RETRY_SECONDS, type TrackKey, trackName } from '@ferry/contracts';
+import {
+  ASSET_COLLECTING_RETRY_SECONDS,
+  type KnownErrorCode,
+  type Platform,
+  type Release,
+  type TrackKey,
+  trackName,
+  trackOf,
+} from '@ferry/contracts';
 import { DomainError } from '../errors/domain-error.js';
 import type { GuardVerdict } from './guard.js';
 
@@ -147,6 +155,58 @@ export class RolloutEnded extends DomainError {
       'ROLLOUT_ENDED',
       `The rollout of release ${releaseId} is ${state}${reason ? ` (${reason})` : ''}; it can no longer change. Publish again to start a new one.`,
       { releaseId, state, reason },
+    );
+  }
+}
+
+/** No release belongs to the group. */
+export class GroupNotFound extends DomainError {
+  override name = 'GroupNotFound';
+  constructor(groupId: string) {
+    super('not-found', 'NOT_FOUND', `No release belongs to the release group ${groupId}.`, { groupId });
+  }
+}
+
+/** A publish names a group that already has this platform, or is of another channel. */
+export class GroupConflict extends DomainError {
+  override name = 'GroupConflict';
+  constructor(groupId: string, reason: string, details: Record<string, unknown> = {}) {
+    super(
+      'conflict',
+      'GROUP_CONFLICT',
+      `Release group ${groupId} ${reason}: a group is one publish of each platform to one channel. Publish with a new groupId.`,
+      { groupId, ...details },
+    );
+  }
+}
+
+/** A group rollback whose release is no longer its track's newest: rolling back would undo someone else's. */
+export class GroupSuperseded extends DomainError {
+  override name = 'GroupSuperseded';
+  constructor(groupId: string, release: Release, activeReleaseId: string) {
+    super(
+      'conflict',
+      'GROUP_SUPERSEDED',
+      `Release ${release.id} of group ${groupId} is no longer the newest release of ${trackName(release)} (${activeReleaseId} is), so the group cannot be rolled back as one; roll that track back on its own.`,
+      { groupId, ...trackOf(release), releaseId: release.id, activeReleaseId },
+    );
+  }
+}
+
+/**
+ * One platform of a group action refused it: the same kind and code as that platform's refusal (a
+ * client branches on them as for one track), a message that names the platform and says nothing
+ * changed, and details naming the platform and the group.
+ */
+export class GroupActionRefused extends DomainError {
+  override name = 'GroupActionRefused';
+  constructor(groupId: string, platform: Platform, refusal: DomainError) {
+    super(
+      refusal.kind,
+      refusal.code as KnownErrorCode,
+      `${platform}: ${refusal.message} Nothing changed on any platform of release group ${groupId}.`,
+      { ...refusal.details, groupId, platform },
+      refusal.retryAfterSeconds,
     );
   }
 }

@@ -16,6 +16,7 @@ import { embeddedRoutes } from '../routes/api/updates/embedded.js';
 import { assetGcRoute } from '../routes/api/updates/gc.js';
 import { manifestRoute } from '../routes/api/updates/manifest.js';
 import { manifestFastPath } from '../routes/api/updates/manifest-fast-path.js';
+import { promoteRoute } from '../routes/api/updates/promote.js';
 import { releaseRoute } from '../routes/api/updates/release.js';
 import { releasesRoute } from '../routes/api/updates/releases.js';
 import { rollbackRoute } from '../routes/api/updates/rollback.js';
@@ -213,7 +214,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     health: (releaseId) => reportStore.health(releaseId),
     onTrackChanged: trackChanged,
     onRolloutEvent: (event) => {
-      if (event === 'halt') app.metrics.rolloutHalted();
+      if (event === 'rule-halt') app.metrics.rolloutHalted();
       else if (event === 'directive') app.metrics.published('directive');
       else app.metrics.rolloutChanged(event);
     },
@@ -264,6 +265,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   });
   auditEventsRoute(app, { ...admin, audit: new AuditExport(database) });
   rollbackRoute(app, admin);
+  promoteRoute(app, admin);
   assetGcRoute(app, {
     ...admin,
     verifier: new AssetVerifier({ store: gcStore, objects: objectStore, log: app.log }),

@@ -49,6 +49,7 @@ type ListingRow = {
   rollout_percent: number | null;
   rollout_state: RolloutState | null;
   rollout_reason: string | null;
+  group_id: string | null;
 };
 
 /** One row as the API shows it; adoption is counted apart (device reports). */
@@ -66,6 +67,7 @@ export function toListItem(
     createdAt: new Date(Number(row.created_at)).toISOString(),
     updatePolicy: row.update_policy as ReleaseListItem['updatePolicy'],
     fingerprint: metadata.fingerprint ?? null,
+    groupId: row.group_id ?? null,
     metadata,
     assetCount: Number(row.asset_count),
     rollout:
@@ -112,6 +114,7 @@ export class ReleaseListing {
         'update_policy',
         'metadata',
         'created_at',
+        'group_id',
         'launch_asset',
         assetCount.as('asset_count'),
         'rollouts.percent as rollout_percent',
@@ -121,6 +124,7 @@ export class ReleaseListing {
     if (query.channel) select = select.where('channel', '=', query.channel);
     if (query.platform) select = select.where('platform', '=', query.platform);
     if (query.runtimeVersion) select = select.where('runtime_version', '=', query.runtimeVersion);
+    if (query.groupId) select = select.where('group_id', '=', query.groupId);
     if (after) {
       select = select.where((eb) => eb(eb.refTuple('created_at', 'seq'), '<', eb.tuple(after.createdAt, after.seq)));
     }

@@ -15,6 +15,8 @@ export interface NewRelease {
   updatePolicy: UpdatePolicy | null;
   metadata: ReleaseMetadata;
   createdAt: Date;
+  /** The release group it belongs to (ota: release groups); every release stored now has one. */
+  groupId: string;
 }
 
 /** A track entry that is not a release (migration 014): devices go back to their embedded bundle. */
@@ -58,6 +60,8 @@ export interface NewAuditEvent {
 /** The view of one track inside its lock: nothing else can publish to it until the callback ends. */
 export interface LockedTrack {
   newest(): Promise<Release | undefined>;
+  /** The releases of a group as this transaction sees them, in the order of PLATFORMS. */
+  group(groupId: string): Promise<Release[]>;
   /** The newest `limit` releases of the track, newest first (rollback needs the one before the newest). */
   recent(limit: number): Promise<Release[]>;
   insert(release: NewRelease): Promise<Release>;
@@ -107,11 +111,18 @@ export interface ReleaseStore {
   haltableRollouts(releaseIds: string[]): Promise<Rollout[]>;
   list(track: Track, limit: number): Promise<Release[]>;
   findById(id: string): Promise<Release | undefined>;
+  /** The releases of a release group, in the order of PLATFORMS; empty when no release has that group. */
+  group(groupId: string): Promise<Release[]>;
   /**
    * Runs `work` with the track locked, in one transaction. If `work` throws, nothing it wrote is kept.
    * This is what makes the guard check and the insert one atomic step.
    */
   withTrackLock<T>(track: Track, work: (locked: LockedTrack) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with every one of `tracks` locked, in one transaction (a release group's tracks):
+   * `locked[i]` is the view of `tracks[i]`. If `work` throws, nothing it wrote on any track is kept.
+   */
+  withTracksLock<T>(tracks: Track[], work: (locked: LockedTrack[]) => Promise<T>): Promise<T>;
   /** How many releases are stored in all; used by health checks and tests. */
   count(): Promise<number>;
 }

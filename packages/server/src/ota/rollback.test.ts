@@ -12,6 +12,7 @@ const release = (id: string, over: Partial<Release> = {}): Release => ({
   updatePolicy: 2,
   metadata: { fingerprint: `fp-${id}`, commit: `c-${id}`, branch: 'main', actor: 'ci', runId: `run-${id}` },
   createdAt: '2026-01-01T00:00:00.000Z',
+  groupId: null,
   ...over,
 });
 const [a, b, c] = [release('a'), release('b'), release('c')];
@@ -59,7 +60,7 @@ describe('decideRollback', () => {
 describe('rollbackRecord', () => {
   it('copies content, update policy and fingerprint, and records where it came from', () => {
     const createdAt = new Date('2026-02-02T00:00:00.000Z');
-    const record = rollbackRecord(b, { id: 'new', createdAt, actor: 'alice', runId: '99' });
+    const record = rollbackRecord(b, { id: 'new', createdAt, actor: 'alice', runId: '99', groupId: 'g' });
     expect(record).toEqual({
       id: 'new',
       ...track,
@@ -76,6 +77,7 @@ describe('rollbackRecord', () => {
         rolledBackFrom: 'b',
       },
       createdAt,
+      groupId: 'g',
     });
   });
 
@@ -83,8 +85,15 @@ describe('rollbackRecord', () => {
     const record = rollbackRecord(release('n', { metadata: { actor: 'ci', runId: '7' }, updatePolicy: null }), {
       id: 'new',
       createdAt: new Date(),
+      groupId: 'g',
     });
     expect(record.metadata).toEqual({ actor: 'ci', runId: '7', fingerprint: null, rolledBackFrom: 'n' });
     expect(record.updatePolicy).toBeNull();
+  });
+
+  it('a copy of a promoted release does not say it was promoted: it was rolled back', () => {
+    const promoted = release('p', { metadata: { actor: 'ci', promotedFrom: 'src' } });
+    const record = rollbackRecord(promoted, { id: 'new', createdAt: new Date(), groupId: 'g' });
+    expect(record.metadata).toEqual({ actor: 'ci', fingerprint: null, rolledBackFrom: 'p' });
   });
 });

@@ -51,6 +51,8 @@ export interface RollbackRecordOptions {
   createdAt: Date;
   actor?: string;
   runId?: string;
+  /** The group the copy joins: the copies one action makes form one group. */
+  groupId: string;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface RollbackRecordOptions {
  * (so the guard keeps comparing the next publish with it), plus where it came from.
  */
 export function rollbackRecord(source: Release, options: RollbackRecordOptions): NewRelease {
-  const { actor, runId, ...origin } = source.metadata;
+  const { actor, runId, promotedFrom: _promotedFrom, ...origin } = source.metadata;
   return {
     id: options.id,
     channel: source.channel,
@@ -76,5 +78,6 @@ export function rollbackRecord(source: Release, options: RollbackRecordOptions):
       rolledBackFrom: source.id,
     },
     createdAt: options.createdAt,
+    groupId: options.groupId,
   };
 }

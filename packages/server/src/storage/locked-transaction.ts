@@ -14,14 +14,24 @@ const lockId = (name: string) => sql`hashtextextended(${name}, 0)`;
  * holders of the same name wait; SQLite takes the database write lock up front (BEGIN IMMEDIATE),
  * which serializes every writer, other processes included.
  */
-export async function withExclusiveLock<T>(
+export function withExclusiveLock<T>(database: Database, name: string, work: (db: Executor) => Promise<T>): Promise<T> {
+  return withExclusiveLocks(database, [name], work);
+}
+
+/**
+ * withExclusiveLock for several names at once, in one transaction (a release group's tracks). On
+ * PostgreSQL the locks are taken in one order, whatever order the names come in, so two
+ * transactions that want overlapping sets cannot each hold one the other waits for.
+ */
+export async function withExclusiveLocks<T>(
   database: Database,
-  name: string,
+  names: readonly string[],
   work: (db: Executor) => Promise<T>,
 ): Promise<T> {
   if (database.engine === 'postgres') {
+    const ordered = [...new Set(names)].sort();
     return database.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${lockId(name)})`.execute(trx);
+      for (const name of ordered) await sql`select pg_advisory_xact_lock(${lockId(name)})`.execute(trx);
       return work(trx);
     });
   }

@@ -18,6 +18,8 @@ export interface ReleasesTable {
   update_policy: number | null;
   metadata: unknown;
   created_at: number;
+  /** The release group (migration 022): the releases one publish made of both platforms; null before. */
+  group_id: string | null;
 }
 
 export interface AuditEventsTable {

@@ -31,8 +31,10 @@ describe('the OpenAPI document', () => {
     );
     expect(manifest['204']?.content).toBeUndefined();
     expect(Object.keys(manifest)).toEqual(expect.arrayContaining(['400', '406', '503']));
+    // The export (NDJSON, oldest first) and the newest-first pages (JSON, order=newest).
     expect(Object.keys(served.paths['/api/audit-events']!.get!.responses!['200']!.content ?? {})).toEqual([
       'application/x-ndjson',
+      'application/json',
     ]);
     const signOut = served.paths['/api/console/session']!.delete!.responses!['204']!;
     expect(signOut.content).toBeUndefined();

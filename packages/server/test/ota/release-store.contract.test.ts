@@ -17,6 +17,7 @@ const newRelease = (createdAt: Date, fingerprint = 'fp'): NewRelease => ({
   updatePolicy: null,
   metadata: { fingerprint },
   createdAt,
+  groupId: randomUUID(),
 });
 
 // The ReleaseStore contract, run against each adapter engine.

@@ -117,6 +117,43 @@ export class ReleaseAssetCheck {
   }
 
   /**
+   * A promotion's copy lists the source release's assets under its own channel (asset keys are per
+   * channel and runtimeVersion): each one the target channel does not hold yet is copied there,
+   * checked against its hash and size as an upload is. An asset the source channel no longer holds
+   * (collected) fails the promotion as a publish would: 422 ASSET_MISSING, nothing stored. Returns
+   * the URL Ferry serves each asset at on the target channel, by hash.
+   */
+  async ensureCopied(source: ListingRelease, channel: string): Promise<Map<string, string>> {
+    const hashes = [...new Set([source.launchAsset, ...(source.assets ?? [])].map((asset) => asset.hash))];
+    const limit = pLimit(HEAD_CONCURRENCY);
+    const missing: NamedAsset[] = [];
+    await Promise.all(
+      hashes.map((hash) =>
+        limit(async () => {
+          const target = updateAssetKey(channel, source.runtimeVersion, hash);
+          if ((await this.deps.store.head(target)) !== undefined) return;
+          const key = updateAssetKey(source.channel, source.runtimeVersion, hash);
+          const stored = await this.deps.store.get(key);
+          if (!stored) {
+            missing.push({ key, hash, url: this.deps.urls.ofKey(key) });
+            return;
+          }
+          await this.deps.store.putStream(target, stored.body, {
+            contentType: stored.contentType,
+            sha256: hash,
+            size: stored.size,
+            maxBytes: stored.size,
+          });
+        }),
+      ),
+    );
+    if (missing.length > 0) throw new AssetMissing(missing);
+    return new Map(
+      hashes.map((hash) => [hash, this.deps.urls.ofKey(updateAssetKey(channel, source.runtimeVersion, hash))]),
+    );
+  }
+
+  /**
    * Makes sure every listed asset has its compressed forms before the release goes live: the
    * publisher waits for what its upload did not already make (an upload straight to S3 never
    * passes through here), so the first device downloads as fast as the hundredth.

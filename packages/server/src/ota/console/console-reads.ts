@@ -1,5 +1,7 @@
 import {
   CONSOLE_HISTORY_LIMIT,
+  type ConsoleGroup,
+  type ConsoleGroupMember,
   type ConsoleHistoryEntry,
   type ConsoleReleaseDetail,
   type ConsoleTrack,
@@ -9,6 +11,7 @@ import {
   type ReleaseMetadata,
   type RolloutState,
   type Track,
+  trackOf,
 } from '@ferry/contracts';
 import { sql } from 'kysely';
 import pLimit from 'p-limit';
@@ -19,6 +22,7 @@ import { parseJson } from '../../storage/schema.js';
 import type { AssetUrls } from '../assets/asset-urls.js';
 import { ReleaseNotFound } from '../ota-errors.js';
 import type { KyselyPatchStore } from '../patches/kysely-patch-store.js';
+import { groupMembers } from '../release-groups.js';
 import type { ReleaseStore } from '../release-store.js';
 import type { ReportStore } from '../reports/report-store.js';
 import { signatureVerifies } from './signature-verifies.js';
@@ -143,14 +147,15 @@ export class ConsoleReads {
       runtime_version: string;
       metadata: unknown;
       created_at: number | string;
+      group_id: string | null;
       rollout_percent: number | null;
       rollout_state: RolloutState | null;
       rollout_reason: string | null;
     }>`
-      select h.id, h.channel, h.platform, h.runtime_version, h.metadata, h.created_at,
+      select h.id, h.channel, h.platform, h.runtime_version, h.metadata, h.created_at, h.group_id,
              ro.percent as rollout_percent, ro.state as rollout_state, ro.reason as rollout_reason
       from (
-        select id, channel, platform, runtime_version, metadata, created_at,
+        select id, channel, platform, runtime_version, metadata, created_at, group_id,
                row_number() over (partition by channel, platform, runtime_version order by created_at desc, seq desc) as n
         from releases
       ) as h
@@ -202,6 +207,7 @@ export class ConsoleReads {
         platform: row.platform as ConsoleTrack['platform'],
         runtimeVersion: row.runtime_version,
         activeReleaseId: row.id,
+        activeGroupId: row.group_id ?? null,
         message: parseJson<ReleaseMetadata>(row.metadata).message ?? null,
         rolloutPercent: percent,
         state,
@@ -222,6 +228,7 @@ export class ConsoleReads {
         platform: row.platform as ConsoleTrack['platform'],
         runtimeVersion: row.runtime_version,
         activeReleaseId: null,
+        activeGroupId: null,
         message: null,
         rolloutPercent: 0,
         state: 'embedded',
@@ -275,6 +282,7 @@ export class ConsoleReads {
         'update_policy',
         'created_at',
         'seq',
+        'group_id',
         'rollouts.percent as rollout_percent',
         'rollouts.state as rollout_state',
         'rollouts.reason as rollout_reason',
@@ -301,6 +309,7 @@ export class ConsoleReads {
         at: Number(row.created_at),
         id: row.id,
         createdAt: new Date(Number(row.created_at)).toISOString(),
+        groupId: row.group_id ?? null,
         metadata: parseJson<ReleaseMetadata>(row.metadata),
         updatePolicy: row.update_policy as Release['updatePolicy'],
         rollout: rolloutOf(row),
@@ -363,6 +372,7 @@ export class ConsoleReads {
       platform: release.platform,
       runtimeVersion: release.runtimeVersion,
       createdAt: release.createdAt,
+      groupId: release.groupId,
       metadata: release.metadata,
       updatePolicy: release.updatePolicy,
       rollout: rollout ? { percent: rollout.percent, state: rollout.state, reason: rollout.reason } : null,
@@ -379,5 +389,35 @@ export class ConsoleReads {
       patches: patches.get(release.launchAsset.hash) ?? [],
       patchMaxRatio: this.deps.patchMaxRatio,
     };
+  }
+
+  /**
+   * Every platform of a release group: one row of a list opened on demand. The metadata (message,
+   * commit, actor) is the group's first release's: one publish made them all.
+   */
+  async group(groupId: string): Promise<ConsoleGroup> {
+    const members = await groupMembers(this.deps.store, groupId);
+    const first = members[0]!;
+    const ids = members.map((member) => member.id);
+    const adoption = await this.deps.reports.adoption(ids, this.now());
+    const releases = await Promise.all(
+      members.map(async (member): Promise<ConsoleGroupMember> => {
+        const rollout = await this.deps.store.rollout(member.id);
+        const newest = await this.deps.store.newest(trackOf(member));
+        const health = await this.deps.reports.health(member.id);
+        return {
+          releaseId: member.id,
+          channel: member.channel,
+          platform: member.platform,
+          runtimeVersion: member.runtimeVersion,
+          createdAt: member.createdAt,
+          rollout: rollout ? { percent: rollout.percent, state: rollout.state, reason: rollout.reason } : null,
+          active: newest?.id === member.id,
+          adoption: adoption.get(member.id) ?? { last24h: 0, last7d: 0 },
+          health: { received: health.received, failed: health.failed },
+        };
+      }),
+    );
+    return { groupId, channel: first.channel, createdAt: first.createdAt, metadata: first.metadata, releases };
   }
 }

@@ -35,6 +35,7 @@ describe('ManifestService.releasePublished', () => {
       updatePolicy: null,
       metadata: {},
       createdAt: '2026-11-24T00:00:00.000Z',
+      groupId: null,
     } as Release;
     const saved: ManifestSignature[] = [];
     const service = new ManifestService({
@@ -79,6 +80,7 @@ describe('ManifestService: the tracks in memory', () => {
       updatePolicy: null,
       metadata: {},
       createdAt: '2026-11-26T00:00:00.000Z',
+      groupId: null,
     }) as Release;
   const serviceWith = (timeline: () => { head?: Release; fallback?: Release; rollout?: HeadRollout }) => {
     const service: ManifestService = new ManifestService({

@@ -2,37 +2,73 @@ import { randomUUID } from 'node:crypto';
 import {
   type DirectiveRequest,
   type DirectiveView,
+  type GroupRolloutResponse,
   type Release,
   type RolloutChange,
   type RolloutHealth,
   type RolloutView,
   type Track,
+  type TrackDirectiveRequest,
   trackOf,
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { NoRollout, ReleaseNotFound, RolloutEnded } from '../ota-errors.js';
+import { eachPlatform, groupMembers } from '../release-groups.js';
 import { nextCreatedAt } from '../release-service.js';
 import type { LockedTrack, ReleaseStore, Rollout } from '../release-store.js';
 import { rollbackRecord } from '../rollback.js';
 import { type EntrySigner, insertRollBackToEmbedded, insertSignedRelease } from '../track-entries.js';
 
 export interface RolloutServiceDeps {
-  store: Pick<ReleaseStore, 'findById' | 'rollout' | 'withTrackLock'>;
+  store: Pick<ReleaseStore, 'findById' | 'group' | 'rollout' | 'withTrackLock' | 'withTracksLock'>;
   signer: EntrySigner;
   /** Devices that received a release and failed with it (the reports store). */
   health: (releaseId: string) => Promise<RolloutHealth>;
   /** After a committed change of a track: this instance's cache and the other instances read it again. */
   onTrackChanged: (track: Track) => void;
   /** Counts changes and halts (metrics); optional in unit tests. */
-  onRolloutEvent?: (event: 'percent' | 'complete' | 'revert' | 'halt' | 'directive') => void;
+  onRolloutEvent?: (event: RolloutChange['action'] | 'directive' | 'rule-halt') => void;
   log: FastifyBaseLogger;
   now?: () => Date;
 }
 
-/** What a rollout change did, for the audit event and the answer. */
-type Outcome = { rollout: Rollout; track: Track };
+/** What a rollout change did, for the audit event and the answer; `changed` false when it already held. */
+type Outcome = { rollout: Rollout; track: Track; changed: boolean };
 
 const isOpen = (rollout: Rollout) => rollout.state === 'running' || rollout.state === 'halted';
+
+/** The audit event of each change (a halt by hand is the same event as the rule's, with its actor). */
+const AUDIT_TYPES: Record<RolloutChange['action'], string> = {
+  percent: 'rollout.changed',
+  complete: 'rollout.changed',
+  halt: 'rollout.halted',
+  resume: 'rollout.resumed',
+  revert: 'rollout.reverted',
+};
+
+/**
+ * An open (running or halted) rollout after a change; the same object when the state asked for
+ * already holds (a halt of a halted rollout, a resume of a running one).
+ */
+export function nextRollout(rollout: Rollout, change: RolloutChange, actor: string, at: Date): Rollout {
+  const updatedAt = at.toISOString();
+  switch (change.action) {
+    case 'percent':
+      return change.percent < 100
+        ? { ...rollout, percent: change.percent, state: 'running', reason: null, updatedAt }
+        : { ...rollout, percent: 100, state: 'complete', reason: null, updatedAt };
+    case 'complete':
+      return { ...rollout, percent: 100, state: 'complete', reason: null, updatedAt };
+    case 'halt':
+      return rollout.state === 'halted'
+        ? rollout
+        : { ...rollout, state: 'halted', reason: `halted by ${actor}`, updatedAt };
+    case 'resume':
+      return rollout.state === 'running' ? rollout : { ...rollout, state: 'running', reason: null, updatedAt };
+    case 'revert':
+      return { ...rollout, state: 'reverted', reason: `reverted by ${actor}`, updatedAt };
+  }
+}
 
 /**
  * Release control after publish: a rollout's share, completion, revert and halt, and rolling a
@@ -52,41 +88,81 @@ export class RolloutService {
     return this.viewOf(release, rollout);
   }
 
-  /** Changes the share of a running (or halted) rollout, completes it, or reverts it. */
+  /** Changes the share of a running (or halted) rollout, completes, halts, resumes or reverts it. */
   async change(releaseId: string, change: RolloutChange, actor: string): Promise<RolloutView> {
     const release = await this.release(releaseId);
     const track = trackOf(release);
-    const outcome = await this.deps.store.withTrackLock(track, async (locked): Promise<Outcome> => {
-      const rollout = await locked.rollout(releaseId);
-      if (!rollout) throw new NoRollout(releaseId);
-      if (!isOpen(rollout)) throw new RolloutEnded(releaseId, rollout.state, rollout.reason);
-      const at = this.now();
-      const next: Rollout =
-        change.action === 'percent' && change.percent < 100
-          ? { ...rollout, percent: change.percent, state: 'running', reason: null, updatedAt: at.toISOString() }
-          : change.action === 'revert'
-            ? { ...rollout, state: 'reverted', reason: `reverted by ${actor}`, updatedAt: at.toISOString() }
-            : { ...rollout, percent: 100, state: 'complete', reason: null, updatedAt: at.toISOString() };
-      await locked.updateRollout(releaseId, next);
-      const restored = change.action === 'revert' ? await this.restoreFallback(locked, track, actor, change) : {};
-      await locked.audit({
-        type: change.action === 'revert' ? 'rollout.reverted' : 'rollout.changed',
-        actor,
-        track,
-        releaseId,
-        details: {
-          action: change.action,
-          from: { percent: rollout.percent, state: rollout.state },
-          to: { percent: next.percent, state: next.state },
-          runId: change.runId ?? null,
-          ...restored,
-        },
-      });
-      return { rollout: next, track };
-    });
-    this.deps.onTrackChanged(outcome.track);
-    this.deps.onRolloutEvent?.(change.action === 'percent' && change.percent === 100 ? 'complete' : change.action);
+    const outcome = await this.deps.store.withTrackLock(track, (locked) =>
+      this.applyChange(locked, release, change, actor, {}),
+    );
+    this.afterChange([outcome], change);
     return this.viewOf(release, outcome.rollout);
+  }
+
+  /**
+   * The same change to the rollout of every release of a group, in one transaction: when one
+   * platform's rollout cannot take it (none, or ended), nothing changes on any platform and the
+   * refusal names that platform. Audited once per platform, each event naming the group.
+   */
+  async changeGroup(groupId: string, change: RolloutChange, actor: string): Promise<GroupRolloutResponse> {
+    const members = await groupMembers(this.deps.store, groupId);
+    const fallbackGroup = randomUUID();
+    const outcomes = await this.deps.store.withTracksLock(members.map(trackOf), (locked) =>
+      eachPlatform(groupId, members, (member, index) =>
+        this.applyChange(locked[index]!, member, change, actor, { groupId, fallbackGroup }),
+      ),
+    );
+    this.afterChange(outcomes, change);
+    return {
+      groupId,
+      rollouts: await Promise.all(members.map((member, index) => this.viewOf(member, outcomes[index]!.rollout))),
+    };
+  }
+
+  /** Inside the track lock: the change, what a revert publishes again, and the audit event. */
+  private async applyChange(
+    locked: LockedTrack,
+    release: Release,
+    change: RolloutChange,
+    actor: string,
+    group: { groupId?: string; fallbackGroup?: string },
+  ): Promise<Outcome> {
+    const track = trackOf(release);
+    const rollout = await locked.rollout(release.id);
+    if (!rollout) throw new NoRollout(release.id);
+    if (!isOpen(rollout)) throw new RolloutEnded(release.id, rollout.state, rollout.reason);
+    const next = nextRollout(rollout, change, actor, this.now());
+    // A halt of a halted rollout, a resume of a running one: the state asked for already holds.
+    if (next === rollout) return { rollout, track, changed: false };
+    await locked.updateRollout(release.id, next);
+    const restored =
+      change.action === 'revert'
+        ? await this.restoreFallback(locked, track, actor, change, group.fallbackGroup ?? randomUUID())
+        : {};
+    await locked.audit({
+      type: AUDIT_TYPES[change.action],
+      actor,
+      track,
+      releaseId: release.id,
+      details: {
+        action: change.action,
+        from: { percent: rollout.percent, state: rollout.state },
+        to: { percent: next.percent, state: next.state },
+        runId: change.runId ?? null,
+        ...(group.groupId === undefined ? {} : { groupId: group.groupId }),
+        ...restored,
+      },
+    });
+    return { rollout: next, track, changed: true };
+  }
+
+  /** After the commit: every changed track is read again, here and on the other instances. */
+  private afterChange(outcomes: Outcome[], change: RolloutChange): void {
+    for (const outcome of outcomes) {
+      if (!outcome.changed) continue;
+      this.deps.onTrackChanged(outcome.track);
+      this.deps.onRolloutEvent?.(change.action === 'percent' && change.percent === 100 ? 'complete' : change.action);
+    }
   }
 
   /**
@@ -113,39 +189,70 @@ export class RolloutService {
     if (halted) {
       this.deps.log.warn({ releaseId, track, reason }, 'rollout halted');
       this.deps.onTrackChanged(track);
-      this.deps.onRolloutEvent?.('halt');
+      this.deps.onRolloutEvent?.('rule-halt');
     }
     return halted;
   }
 
   /** Devices of the track go back to their build's embedded bundle until the next publish. */
-  async rollBackToEmbedded(request: DirectiveRequest, actor: string): Promise<DirectiveView> {
+  async rollBackToEmbedded(request: TrackDirectiveRequest, actor: string): Promise<DirectiveView> {
     const track = trackOf(request);
-    const directive = await this.deps.store.withTrackLock(track, async (locked) => {
-      const createdAt = nextCreatedAt(this.now(), await locked.newestEntryAt());
-      const created = await insertRollBackToEmbedded(
-        locked,
-        track,
-        { actor: request.actor ?? actor, createdAt },
-        this.deps.signer,
-      );
-      await locked.audit({
-        type: 'directive.created',
-        actor,
-        track,
-        releaseId: null,
-        details: {
-          directiveId: created.id,
-          type: created.type,
-          commitTime: created.createdAt,
-          runId: request.runId ?? null,
-        },
-      });
-      return created;
-    });
+    const directive = await this.deps.store.withTrackLock(track, (locked) =>
+      this.insertDirective(locked, track, request, actor, {}),
+    );
     this.deps.onTrackChanged(track);
     this.deps.onRolloutEvent?.('directive');
     return directive;
+  }
+
+  /** The tracks of every release of a group go back to their embedded bundles, in one transaction. */
+  async rollBackGroupToEmbedded(
+    groupId: string,
+    request: Pick<DirectiveRequest, 'actor' | 'runId'>,
+    actor: string,
+  ): Promise<{ groupId: string; directives: DirectiveView[] }> {
+    const members = await groupMembers(this.deps.store, groupId);
+    const tracks = members.map(trackOf);
+    const directives = await this.deps.store.withTracksLock(tracks, (locked) =>
+      eachPlatform(groupId, members, (_member, index) =>
+        this.insertDirective(locked[index]!, tracks[index]!, request, actor, { groupId }),
+      ),
+    );
+    for (const track of tracks) {
+      this.deps.onTrackChanged(track);
+      this.deps.onRolloutEvent?.('directive');
+    }
+    return { groupId, directives };
+  }
+
+  private async insertDirective(
+    locked: LockedTrack,
+    track: Track,
+    request: Pick<DirectiveRequest, 'actor' | 'runId'>,
+    actor: string,
+    group: { groupId?: string },
+  ): Promise<DirectiveView> {
+    const createdAt = nextCreatedAt(this.now(), await locked.newestEntryAt());
+    const created = await insertRollBackToEmbedded(
+      locked,
+      track,
+      { actor: request.actor ?? actor, createdAt },
+      this.deps.signer,
+    );
+    await locked.audit({
+      type: 'directive.created',
+      actor,
+      track,
+      releaseId: null,
+      details: {
+        directiveId: created.id,
+        type: created.type,
+        commitTime: created.createdAt,
+        runId: request.runId ?? null,
+        ...(group.groupId === undefined ? {} : { groupId: group.groupId }),
+      },
+    });
+    return created;
   }
 
   /**
@@ -158,6 +265,7 @@ export class RolloutService {
     track: Track,
     actor: string,
     change: RolloutChange,
+    groupId: string,
   ): Promise<Record<string, unknown>> {
     const { fallback } = await locked.timeline();
     const createdAt = nextCreatedAt(this.now(), await locked.newestEntryAt());
@@ -167,6 +275,7 @@ export class RolloutService {
         createdAt,
         actor: change.actor ?? actor,
         runId: change.runId,
+        groupId,
       });
       const inserted = await insertSignedRelease(locked, copy, this.deps.signer);
       return { restoredReleaseId: fallback.release.id, newReleaseId: inserted.release.id };

@@ -14,6 +14,8 @@ import { assetDeletionsMigration } from './018_asset_deletions.js';
 import { assetIdentityMigration } from './019_asset_identity.js';
 import { bundlePatchesMigration } from './020_bundle_patches.js';
 import { dropEnumerationChecksMigration } from './021_drop_enumeration_checks.js';
+import { releaseGroupsMigration } from './022_release_groups.js';
+import { auditPagingMigration } from './023_audit_paging.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -35,6 +37,8 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '019_asset_identity': assetIdentityMigration,
   '020_bundle_patches': bundlePatchesMigration,
   '021_drop_enumeration_checks': dropEnumerationChecksMigration,
+  '022_release_groups': releaseGroupsMigration,
+  '023_audit_paging': auditPagingMigration,
 };
 
 /**

@@ -1,4 +1,6 @@
 import {
+  ConsoleGroup,
+  ConsoleGroupParams,
   ConsoleHistoryResponse,
   ConsoleReleaseDetail,
   ConsoleReleaseParams,
@@ -80,6 +82,24 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return options.reads.release(request.params.releaseId);
+    },
+  );
+  route.get(
+    '/api/console/groups/:groupId',
+    {
+      ...common,
+      schema: {
+        summary:
+          'A release group: every platform of one publish, each with its rollout, whether it is still active, adoption and health',
+        tags: ['console'],
+        security,
+        params: ConsoleGroupParams,
+        response: { 200: ConsoleGroup, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return options.reads.group(request.params.groupId);
     },
   );
   route.get(

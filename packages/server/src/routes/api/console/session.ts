@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guardCsrf, type Operator, OperatorForbidden, principalOf } from '../../../auth/operator-access.js';
 import { credentialHash, newSessionId } from '../../../auth/operator-credential.js';
-import { mayPerform } from '../../../auth/operator-roles.js';
+import { allowedActions, mayPerform } from '../../../auth/operator-roles.js';
 import type { OperatorTokenStore, StoredSession } from '../../../auth/operator-token-store.js';
 import { Unauthenticated } from '../../../errors/domain-error.js';
 
@@ -34,6 +34,8 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
     role: operator.role,
     kind: operator.kind === 'oidc' ? 'oidc' : 'token',
     expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+    // The same rule the routes enforce: a console shows only what the role may do.
+    allowedActions: allowedActions(operator.role),
   });
   // Sign-in tries tokens: a tight per-address limit keeps guessing pointless (the tokens have 256 bits anyway).
   const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };

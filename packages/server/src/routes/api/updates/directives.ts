@@ -1,4 +1,4 @@
-import { DirectiveCreatedResponse, DirectiveRequest, ErrorBody } from '@ferry/contracts';
+import { DirectiveCreatedResponse, DirectiveRequest, directiveTarget, ErrorBody } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actAs } from '../../../auth/audit-identity.js';
@@ -19,25 +19,33 @@ export function directivesRoute(app: FastifyInstance, options: DirectivesRouteOp
       onRequest: requireOperatorAction('directive.create'),
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
-        summary: 'Roll a track back to the embedded bundle (a signed rollBackToEmbedded directive)',
+        summary:
+          'Roll a track, or the tracks of every release of a release group, back to the embedded bundle (a signed rollBackToEmbedded directive)',
         description:
           'Devices of the track get a signed `rollBackToEmbedded` directive whose commitTime is the directive’s ' +
-          'createdAt, until the next publish or rollback on the track supersedes it.',
+          'createdAt, until the next publish or rollback on the track supersedes it. With `groupId`, one directive ' +
+          'per platform of the group, in one transaction.',
         tags: ['updates'],
         security: [{ releaseToken: [] }],
         body: DirectiveRequest,
-        response: { 201: DirectiveCreatedResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+        response: { 201: DirectiveCreatedResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request, reply) => {
       // An operator's directive is recorded as theirs, in the audit log and on the directive.
-      const directive = await actAs(request, request.body.actor, (actor) =>
-        options.rollouts.rollBackToEmbedded(
-          { ...request.body, actor: request.operator?.kind === 'release-token' ? request.body.actor : actor },
-          actor,
-        ),
-      );
-      return reply.code(201).send({ directive });
+      const target = directiveTarget(request.body);
+      const answer = await actAs(request, request.body.actor, async (actor) => {
+        const recorded = request.operator?.kind === 'release-token' ? request.body.actor : actor;
+        if (target.kind === 'group') {
+          return options.rollouts.rollBackGroupToEmbedded(
+            target.groupId,
+            { ...target.request, actor: recorded },
+            actor,
+          );
+        }
+        return { directive: await options.rollouts.rollBackToEmbedded({ ...target.request, actor: recorded }, actor) };
+      });
+      return reply.code(201).send(answer);
     },
   );
 }

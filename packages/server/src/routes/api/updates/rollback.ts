@@ -1,4 +1,4 @@
-import { ErrorBody, RollbackRequest, RollbackResponse } from '@ferry/contracts';
+import { ErrorBody, RollbackRequest, RollbackResponse, rollbackTarget } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actAs } from '../../../auth/audit-identity.js';
@@ -20,7 +20,13 @@ export function rollbackRoute(app: FastifyInstance, options: RollbackRouteOption
       onRequest: requireOperatorAction('rollback'),
       config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute', keyGenerator: options.rateKey } },
       schema: {
-        summary: 'Restore an earlier release of a track as a new record (default: the one before the newest)',
+        summary:
+          'Restore an earlier release of a track, or of every platform of a release group, as a new record (default: the one before the newest)',
+        description:
+          'With `groupId` every release of the group must still be the newest of its track (else 409 ' +
+          '`GROUP_SUPERSEDED`), and each track gets the release before it, or the release of `toGroupId` of the ' +
+          "same platform, in one transaction: when one platform refuses, nothing changes and the refusal's " +
+          'message and `details.platform` name it. The new records form a release group of their own.',
         tags: ['updates'],
         security: [{ releaseToken: [] }],
         body: RollbackRequest,
@@ -39,12 +45,13 @@ export function rollbackRoute(app: FastifyInstance, options: RollbackRouteOption
     },
     async (request, reply) => {
       // An operator's rollback is recorded as theirs, in the audit log and in the new record's metadata.
-      const result = await actAs(request, request.body.actor, (actor) =>
-        options.service.rollback(
-          { ...request.body, actor: request.operator?.kind === 'release-token' ? request.body.actor : actor },
-          actor,
-        ),
-      );
+      const target = rollbackTarget(request.body);
+      const result = await actAs<RollbackResponse>(request, request.body.actor, (actor) => {
+        const recorded = request.operator?.kind === 'release-token' ? request.body.actor : actor;
+        return target.kind === 'group'
+          ? options.service.rollbackGroup({ ...target.request, actor: recorded }, actor)
+          : options.service.rollback({ ...target.request, actor: recorded }, actor);
+      });
       return reply.code(201).send(result);
     },
   );

@@ -45,6 +45,8 @@ describeEachEngine('POST /api/updates/release', (engine) => {
           createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           updatePolicy: 2,
           fingerprint: 'fp-a',
+          // Published without a group: a group of its own.
+          groupId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         },
       });
       const stored = await server.releaseStore.findById(body.release.id);

@@ -1,4 +1,4 @@
-import { RollbackResponse } from '@ferry/contracts';
+import { TrackRollbackResponse } from '@ferry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../support/engines.js';
 import { hashOf, PLACEHOLDER_ASSET_ORIGIN, releasePayload, storeAssets } from '../../../support/releases.js';
@@ -56,7 +56,7 @@ describeEachEngine('POST /api/updates/rollback', (engine) => {
 
     const response = await rollback({ ...track, actor: 'alice', runId: '77' });
     expect(response.status).toBe(201);
-    const body = RollbackResponse.parse(await response.json());
+    const body = TrackRollbackResponse.parse(await response.json());
     expect(body.restored.id).toBe(good.id);
     expect(body.replaced.id).toBe(bad.id);
     expect(body.release).toMatchObject({ ...track, fingerprint: 'fp-good', updatePolicy: 2 });
