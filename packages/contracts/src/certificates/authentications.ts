@@ -25,10 +25,13 @@ export type AuthenticationStatus = z.infer<typeof AuthenticationStatus>;
 /**
  * The issued document's link: signed until `expiresAt` (the issuance plus CERT_URL_TTL_SECONDS), so
  * reading it again never lengthens its validity; null once that has passed or the PDF was removed.
+ * `remainingSeconds` is what is left of it when the server answered: a client shows the end by its
+ * own clock from it, whatever the two clocks' difference.
  */
 export const IssuedCertificateLink = z.object({
   preSignedUrl: z.string().nullable(),
   expiresAt: z.iso.datetime(),
+  remainingSeconds: z.number().int().nonnegative(),
 });
 export type IssuedCertificateLink = z.infer<typeof IssuedCertificateLink>;
 

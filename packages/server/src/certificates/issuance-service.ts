@@ -72,8 +72,8 @@ export interface AuthenticationReading extends AuthenticationBinding {
   status: AuthenticationStatus;
   approvalWindowSeconds: number;
   approvalExpiresAt: number;
-  /** Only when issued: a link signed for what is left of its lifetime (null when nothing is), and that end. */
-  certificate: { preSignedUrl: string | null; expiresAt: number } | null;
+  /** Only when issued: a link signed for what is left of its lifetime (null when nothing is), its end, what is left. */
+  certificate: { preSignedUrl: string | null; expiresAt: number; remainingSeconds: number } | null;
 }
 
 /** Time one request spent waiting for the vendor and for object storage, so Ferry's own share can be told apart. */
@@ -195,7 +195,7 @@ export class IssuanceService {
       const { expiresAt, remainingSeconds } = view.link;
       const preSignedUrl =
         remainingSeconds > 0 ? await this.deps.objects.signedGetUrl(issuance.objectKey, remainingSeconds) : null;
-      certificate = { preSignedUrl, expiresAt };
+      certificate = { preSignedUrl, expiresAt, remainingSeconds };
     }
     return {
       ...bindingOf(state),

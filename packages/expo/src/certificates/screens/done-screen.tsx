@@ -19,7 +19,11 @@ export function DoneScreen({ state, dispatch }: CertificateStepProps) {
     <View style={funnelStyles.screen} testID="certificate-done">
       <StepHeading>{text.t('done.heading')}</StepHeading>
       <ChosenDocument document={state.document} />
-      <Text style={funnelStyles.body}>{text.t('done.issued', { document })}</Text>
+      <Text style={funnelStyles.body}>
+        {state.certificateLink
+          ? text.t('done.issued', { minutes: state.certificateLink.minutes })
+          : text.t('done.issuedWithoutLimit')}
+      </Text>
       <View style={funnelStyles.actions}>
         <ActionButton
           primary

@@ -35,6 +35,7 @@ export function SimpleVerificationScreen({ state, dispatch }: CertificateStepPro
         onPress={() => dispatch({ type: 'backPressed' })}
         testID="certificate-back"
       />
+      <Text style={funnelStyles.muted}>{text.t('verification.backHint')}</Text>
     </View>
   );
 }

@@ -50,6 +50,7 @@ export function certificateAuthenticationRoute(
           certificate: reading.certificate && {
             preSignedUrl: reading.certificate.preSignedUrl,
             expiresAt: iso(reading.certificate.expiresAt),
+            remainingSeconds: reading.certificate.remainingSeconds,
           },
         },
       };

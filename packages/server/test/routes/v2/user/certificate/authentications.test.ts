@@ -77,6 +77,8 @@ describeEachEngine('certificate authentications, read again by id', (engine) => 
       expect(issued.status).toBe('issued');
       const link = issued.certificate;
       expect(link?.preSignedUrl).toMatch(/^http/);
+      expect(link?.remainingSeconds).toBeGreaterThan(URL_TTL_SECONDS - 60);
+      expect(link?.remainingSeconds).toBeLessThanOrEqual(URL_TTL_SECONDS);
       const pdf = await fetch(link?.preSignedUrl ?? '');
       expect(pdf.status).toBe(200);
       expect(
@@ -90,10 +92,11 @@ describeEachEngine('certificate authentications, read again by id', (engine) => 
       const later = await readOk(id, token);
       expect(later.certificate?.expiresAt).toBe(link?.expiresAt);
       expect(later.certificate?.preSignedUrl).toMatch(/^http/);
+      expect(later.certificate?.remainingSeconds).toBeLessThanOrEqual(60);
       clockOffsetMs = (URL_TTL_SECONDS + 1) * 1000;
       expect(await readOk(id, token)).toMatchObject({
         status: 'issued',
-        certificate: { preSignedUrl: null, expiresAt: link?.expiresAt },
+        certificate: { preSignedUrl: null, expiresAt: link?.expiresAt, remainingSeconds: 0 },
       });
     });
   });
