@@ -52,8 +52,13 @@ export function BackAgain({ state }: { state: FunnelState }) {
   const { t } = useCertificateTranslation();
   return (
     <p id="back-again" className="notice">
-      {state.backAgain === 'reloaded' ? `${t('resume.backAgain')} ` : null}
-      {t('verification.backHint')}
+      <strong>{t('verification.backHint')}</strong>
+      {state.backAgain === 'reloaded' ? (
+        <>
+          <br />
+          {t('resume.backAgain')}
+        </>
+      ) : null}
     </p>
   );
 }

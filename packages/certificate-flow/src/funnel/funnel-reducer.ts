@@ -40,11 +40,15 @@ const alertIn = (state: FunnelState, kind: AlertKind, approvalWindowSeconds?: un
     certificationMenu: state.certificationMenu,
   });
 
-/** The link's end by this device's clock, from what was left of it when the server answered. */
+/**
+ * The link's end by this device's clock, from what was left of it when the server answered, and
+ * that in whole minutes (to the nearest: a fresh link of 600 s reads 599 s by then, which is its
+ * 10 minutes; the page shows the exact time beside it).
+ */
 const linkOf = (reading: LinkReading | null): CertificateLink | null =>
   reading && {
     expiresAt: reading.receivedAt + reading.remainingSeconds * 1000,
-    minutes: Math.floor(reading.remainingSeconds / 60),
+    minutes: Math.round(reading.remainingSeconds / 60),
   };
 
 /** A link whose time has passed: the page says so instead of offering it. */

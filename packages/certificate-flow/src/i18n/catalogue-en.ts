@@ -109,8 +109,7 @@ export const EN: Catalogue = {
   },
   loading: 'Loading…',
   resume: {
-    backAgain:
-      'The page was reloaded, so the last 7 digits you entered are gone. For your safety they are never stored.',
+    backAgain: 'They were cleared when the page reloaded: for your safety they are never stored.',
   },
   entry: {
     backToList: 'Back to the list',
