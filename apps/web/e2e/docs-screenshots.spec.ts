@@ -95,7 +95,10 @@ test('docs: what the funnel says when something is wrong, and how it resumes (Ko
   await expectStep(page, t, 'confirm');
   await page.reload();
   await expect(page.getByLabel(t('intro.back'), { exact: true })).toBeVisible();
-  await page.getByRole('heading', { level: 2 }).first().evaluate((heading) => (heading as HTMLElement).blur());
+  await page
+    .getByRole('heading', { level: 2 })
+    .first()
+    .evaluate((heading) => (heading as HTMLElement).blur());
   await shot('9-confirm-after-reload');
 
   // An expired authentication names the vendor's window.
@@ -115,13 +118,19 @@ test('docs: what the funnel says when something is wrong, and how it resumes (Ko
   await expectStep(page, t, 'done');
   await page.reload();
   await expect(page.getByRole('link', { name: new RegExp(t('done.open')) })).toBeVisible();
-  await page.getByRole('heading', { level: 2 }).first().evaluate((heading) => (heading as HTMLElement).blur());
+  await page
+    .getByRole('heading', { level: 2 })
+    .first()
+    .evaluate((heading) => (heading as HTMLElement).blur());
   await shot('11-done-after-reload');
 
   // The dead end of an unknown assignment, with its way back.
   await page.goto('/?assignmentId=00000000-0000-4000-8000-000000000000');
   await expectAlert(page, t('alerts.assignmentNotFound.title'));
   await dismissAlert(page, t);
-  await page.getByRole('heading', { level: 2 }).first().evaluate((heading) => (heading as HTMLElement).blur());
+  await page
+    .getByRole('heading', { level: 2 })
+    .first()
+    .evaluate((heading) => (heading as HTMLElement).blur());
   await shot('12-assignment-not-found');
 });
