@@ -105,7 +105,6 @@ test('a reload on the provider choice keeps the details but the back part, and s
   await expect(fields.back).toHaveAccessibleDescription(sentencePattern(t('resume.backAgain')));
   await expectAccessible(page);
 
-  // Back is still the funnel's: this is its first step, so the page before it.
   await fields.back.fill(PERSON.back);
   await fields.next.click();
   await expectStep(page, t, 'simpleVerification');

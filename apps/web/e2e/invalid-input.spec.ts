@@ -1,7 +1,15 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { expectAccessible } from '../../../test/support/browser/accessibility.js';
 import { expect, test } from './support/fixtures.js';
-import { escapeRegExp, expectStep, fillIntro, introFields, PERSON, screenshot } from './support/funnel-page.js';
+import {
+  escapeRegExp,
+  expectNoSidewaysScroll,
+  expectStep,
+  fillIntro,
+  introFields,
+  PERSON,
+  screenshot,
+} from './support/funnel-page.js';
 
 test.describe('invalid input is blocked in the page', () => {
   test('empty and malformed details stay on intro with inline errors (no dialog) and send nothing', async ({
@@ -51,6 +59,7 @@ test.describe('invalid input is blocked in the page', () => {
     await expect(fields.back).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.back', { count: 5 }))));
     await expect(fields.sigg).toHaveAttribute('aria-invalid', 'false');
     await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
     await screenshot(page, `${language}-intro-impossible-date`);
     await fields.front.fill('010229');
     await fields.next.click();
