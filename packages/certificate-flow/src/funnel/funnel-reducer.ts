@@ -96,9 +96,6 @@ function resumeFailed(state: FunnelState, event: Extract<WorkEvent, { type: 'wor
 /** A work answer counts only if it answers the work still pending; anything else is stale. */
 const answersPending = (state: FunnelState, event: WorkEvent): boolean => state.pending?.id === event.id;
 
-/** On confirm after a reload, the back part is typed again there; nowhere else after intro. */
-const typesBackOnConfirm = (state: FunnelState): boolean => state.step === 'confirm' && state.backAgain === 'reloaded';
-
 /**
  * The funnel as a pure function: intro → simpleVerification → confirm → done. Work (encryption, the
  * two calls, reading a started authentication again) is requested by setting `pending`; the client
@@ -115,7 +112,8 @@ export function funnelReducer(state: FunnelState, event: FunnelEvent): FunnelSta
       return { ...state, document: event.document, fieldErrors: {} };
 
     case 'fieldChanged': {
-      const backOnConfirm = typesBackOnConfirm(state) && event.field === 'back';
+      // On confirm after a reload the back part is typed again there; no other field after intro.
+      const backOnConfirm = state.step === 'confirm' && state.backAgain === 'reloaded' && event.field === 'back';
       if ((state.step !== 'intro' && !backOnConfirm) || state.pending) return state;
       const { [event.field]: _cleared, ...fieldErrors } = state.fieldErrors;
       const intro = { ...state.intro, [event.field]: event.value };
@@ -168,7 +166,8 @@ export function funnelReducer(state: FunnelState, event: FunnelEvent): FunnelSta
 
     case 'completePressed':
       if (state.step !== 'confirm' || state.pending) return state;
-      if (typesBackOnConfirm(state) || !state.identityEnc) {
+      // Resumed after a reload, without the encrypted back part: first the one typed here.
+      if (!state.identityEnc) {
         if (!isResidentNumberBack(state.intro.back)) {
           const back = { key: 'validation.back', values: { count: state.intro.back.length } } as const;
           return { ...state, fieldErrors: { back }, alert: null };

@@ -123,6 +123,7 @@ describe('funnel reducer', () => {
       step: 'intro',
       identityEnc: null,
       loginOrgCd: null,
+      backAgain: 'returned',
       alert: { kind: 'invalidInput' },
     });
   });

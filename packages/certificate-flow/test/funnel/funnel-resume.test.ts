@@ -307,3 +307,101 @@ describe('alerts that name what the server and the host said', () => {
     ).toMatchObject({ step: 'simpleVerification', identityEnc: 'ENCRYPTED-BACK', alert: { kind: 'rejected' } });
   });
 });
+
+describe('resuming: the remaining cases', () => {
+  const resumedAt = (step: 'confirm' | 'done') =>
+    resumedState(ENTRY, roundTrip(step === 'confirm' ? atConfirm() : atDone())) as FunnelState;
+  const PASSED = { expiresAt: 0, minutes: 0 };
+
+  it.each(['pending', 'expired'] as const)('done, but the server reads it %s: nothing to offer', (status) => {
+    const state = resumedAt('done');
+    expect(
+      run(state, {
+        type: 'authenticationRead',
+        id: pendingId(state),
+        authentication: reading({ status }),
+        receivedAt: 0,
+      }),
+    ).toMatchObject({ step: 'done', preSignedUrl: null, certificateLink: PASSED, pending: null });
+  });
+
+  it('issued without a link at all: its time has passed', () => {
+    const state = resumedAt('confirm');
+    expect(
+      run(state, {
+        type: 'authenticationRead',
+        id: pendingId(state),
+        authentication: reading({ status: 'issued', certificate: null }),
+        receivedAt: 0,
+      }),
+    ).toMatchObject({ step: 'done', preSignedUrl: null, certificateLink: PASSED });
+  });
+
+  it('an authentication the server no longer knows: done has nothing to offer, confirm starts from the details', () => {
+    const notFound = { status: 404, code: 'AUTHENTICATION_NOT_FOUND' };
+    const done = resumedAt('done');
+    expect(run(done, { type: 'workFailed', id: pendingId(done), failure: notFound })).toMatchObject({
+      step: 'done',
+      preSignedUrl: null,
+      certificateLink: PASSED,
+      alert: null,
+    });
+    const confirm = resumedAt('confirm');
+    expect(run(confirm, { type: 'workFailed', id: pendingId(confirm), failure: notFound })).toMatchObject({
+      step: 'intro',
+      backAgain: 'reloaded',
+      authenticationId: null,
+      twoWayInfo: null,
+      alert: { kind: 'authenticationExpired', message: 'alerts.authenticationExpired.messageWithoutLimit' },
+    });
+  });
+
+  it('done whose read failed with an answer: the service, not the connection', () => {
+    const state = resumedAt('done');
+    expect(
+      run(state, { type: 'workFailed', id: pendingId(state), failure: { status: 503, code: 'UNAVAILABLE' } }).alert
+        ?.kind,
+    ).toBe('unavailable');
+  });
+
+  it('ignores a late or foreign answer to the read', () => {
+    const state = resumedAt('confirm');
+    expect(
+      run(state, { type: 'authenticationRead', id: pendingId(state) + 1, authentication: reading({}), receivedAt: 0 }),
+    ).toBe(state);
+  });
+
+  it('on a resumed confirm only the back part can be typed; on an ordinary confirm nothing', () => {
+    let resumed = resumedAt('confirm');
+    resumed = run(resumed, {
+      type: 'authenticationRead',
+      id: pendingId(resumed),
+      authentication: reading({}),
+      receivedAt: 0,
+    });
+    expect(run(resumed, { type: 'fieldChanged', field: 'front', value: '010101' })).toBe(resumed);
+    expect(run(resumed, { type: 'fieldChanged', field: 'back', value: '12' }).intro.back).toBe('12');
+    const ordinary = atConfirm();
+    expect(run(ordinary, { type: 'fieldChanged', field: 'back', value: '12' })).toBe(ordinary);
+  });
+
+  it('reads again only on done, without a link, with an id, and nothing in flight', () => {
+    const failed = (() => {
+      const state = resumedAt('done');
+      return run(state, { type: 'workFailed', id: pendingId(state), failure: { status: 0, code: 'NETWORK_ERROR' } });
+    })();
+    expect(run(failed, { type: 'resumeRetried' }).pending).toEqual({ kind: 'resume', id: failed.sequence + 1 });
+    for (const unready of [
+      atDone(),
+      atConfirm(),
+      { ...failed, authenticationId: null },
+      { ...failed, pending: { kind: 'resume' as const, id: 9 } },
+    ]) {
+      expect(run(unready, { type: 'resumeRetried' })).toBe(unready);
+    }
+  });
+
+  it('an issued answer keeps how long its link lasts', () => {
+    expect(atDone().certificateLink).toEqual({ expiresAt: 601_000, minutes: 10 });
+  });
+});

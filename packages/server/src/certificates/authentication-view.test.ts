@@ -24,6 +24,12 @@ const ROWS: Row[] = [
     { status: 'pending', link: null },
   ],
   [
+    'pending past its window, with a lease time left over from a call that gave it back',
+    { status: 'pending', expiresAt: NOW - 1, leaseUntil: NOW + 1 },
+    undefined,
+    { status: 'expired', link: null },
+  ],
+  [
     'completing past its window, lease run out',
     { status: 'completing', expiresAt: NOW - 1, leaseUntil: NOW },
     undefined,

@@ -28,7 +28,7 @@ export function authenticationView(
     const remainingSeconds = kept ? Math.max(0, Math.floor((expiresAt - now) / 1000)) : 0;
     return { status: 'issued', link: { expiresAt, remainingSeconds } };
   }
-  const leaseHeld = state.status === 'completing' && state.leaseUntil !== null && state.leaseUntil > now;
+  const leaseHeld = state.status === 'completing' && (state.leaseUntil ?? 0) > now;
   if (state.status !== 'issued' && (now < state.expiresAt || leaseHeld)) return { status: 'pending', link: null };
   return { status: 'expired', link: null };
 }
