@@ -10,6 +10,7 @@ export default {
     'packages/cli/src/gate/gate-verdict.ts',
     'packages/cli/src/bump/bump-arithmetic.ts',
     'packages/certificate-flow/src/funnel/funnel-reducer.ts',
+    'packages/server/src/certificates/authentication-view.ts',
     'packages/server/src/ota/manifest/manifest-request.ts',
     'packages/server/src/ota/manifest/manifest-headers.ts',
     'packages/server/src/ota/manifest/manifest-decision.ts',

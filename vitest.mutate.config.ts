@@ -13,6 +13,8 @@ export default defineConfig({
       'packages/cli/src/gate/gate-verdict.test.ts',
       'packages/cli/src/bump/bump-arithmetic.test.ts',
       'packages/certificate-flow/test/funnel/funnel-reducer.test.ts',
+      'packages/certificate-flow/test/funnel/funnel-resume.test.ts',
+      'packages/server/src/certificates/authentication-view.test.ts',
       'packages/server/src/ota/manifest/manifest-request.test.ts',
       'packages/server/src/ota/manifest/manifest-headers.test.ts',
       'packages/server/src/ota/manifest/manifest-decision.test.ts',

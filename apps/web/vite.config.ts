@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig, loadEnv, type Plugin } from 'vite';
+import { precompress } from '../../scripts/vite-precompress.js';
 
 /** The Ferry server this dev server forwards API calls to (`npm run dev -w @ferry/web`). */
 const FERRY_URL = process.env.FERRY_URL ?? 'http://localhost:3000';
@@ -29,10 +30,11 @@ export default defineConfig(({ mode }) => {
     throw new Error('VITE_CERT_AES_KEY must be the Base64 of exactly 32 bytes');
   }
   return {
-    plugins: [react(), buildManifest(key)],
+    plugins: [react(), buildManifest(key), precompress()],
     // The shared packages are built from their TypeScript sources (their `@ferry/source` export).
     resolve: { conditions: ['@ferry/source', ...defaultClientConditions] },
-    build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+    // Source maps stay beside the build for error reports, unreferenced; the server never serves them.
+    build: { outDir: 'dist', emptyOutDir: true, sourcemap: 'hidden' },
     server: {
       proxy: Object.fromEntries(['/v2', '/dev', '/objects'].map((prefix) => [prefix, FERRY_URL])),
     },

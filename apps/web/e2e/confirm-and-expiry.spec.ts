@@ -57,6 +57,8 @@ test('an expired authentication shows the alert and returns to the provider choi
   await page.getByRole('button', { name: t('confirm.complete') }).click();
 
   await expectAlert(page, t('alerts.authenticationExpired.title'));
+  // The server says VENDOR_A's approval window (300 s), and the alert names it.
+  await expect(page.getByRole('alertdialog')).toContainText(t('alerts.authenticationExpired.message', { minutes: 5 }));
   await expectAccessible(page);
   await screenshot(page, `${language}-alert-authentication-expired`);
   await dismissAlert(page, t);

@@ -1,7 +1,15 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { expectAccessible } from '../../../test/support/browser/accessibility.js';
 import { expect, test } from './support/fixtures.js';
-import { escapeRegExp, expectStep, fillIntro, introFields, PERSON, screenshot } from './support/funnel-page.js';
+import {
+  escapeRegExp,
+  expectNoSidewaysScroll,
+  expectStep,
+  fillIntro,
+  introFields,
+  PERSON,
+  screenshot,
+} from './support/funnel-page.js';
 
 test.describe('invalid input is blocked in the page', () => {
   test('empty and malformed details stay on intro with inline errors (no dialog) and send nothing', async ({
@@ -19,26 +27,43 @@ test.describe('invalid input is blocked in the page', () => {
     await expect(fields.front).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByRole('alertdialog')).toBeHidden();
     await expect(fields.front).toBeFocused();
-    await expect(fields.front).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.front'))));
-    await expect(fields.back).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.back'))));
+    await expect(fields.front).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.front.missing'))));
+    await expect(fields.back).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.back', { count: 0 }))));
     await expect(fields.sido).toHaveAccessibleDescription(t('validation.sido'));
-    await expect(page.getByText(t('validation.front'))).toHaveCount(1);
+    await expect(page.getByText(t('validation.front.missing'))).toHaveCount(1);
     await expectAccessible(page);
     await screenshot(page, `${language}-intro-invalid`);
 
-    // Letters never enter the numeric fields; an impossible date and a short back part are refused.
+    // Letters never enter the numeric fields, and the field says why instead of dropping them silently.
+    const digitsOnly = new RegExp(escapeRegExp(t('validation.digitsOnly')));
     await fields.front.fill('9a0b1301');
     await expect(fields.front).toHaveValue('901301');
+    await expect(fields.front).toHaveAccessibleDescription(digitsOnly);
+    await expect(page.getByRole('status').filter({ hasText: t('validation.digitsOnly') })).toBeVisible();
     await fields.front.fill('900101-1234567');
     await expect(fields.front).toHaveValue('900101');
     await fields.front.fill('901301');
+    await expect(fields.front).not.toHaveAccessibleDescription(digitsOnly);
+    await fields.back.pressSequentially('12a');
+    await expect(fields.back).toHaveValue('12');
+    await expect(fields.back).toHaveAccessibleDescription(digitsOnly);
     await fields.back.fill('12345');
+
+    // An impossible date says it is not a date, with an example; a short back part says how many are there.
     await fields.sido.selectOption('부산광역시');
     await fields.sigg.selectOption('해운대구');
     await fields.next.click();
     await expect(fields.front).toHaveAttribute('aria-invalid', 'true');
+    await expect(fields.front).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.front.notADate'))));
     await expect(fields.back).toHaveAttribute('aria-invalid', 'true');
+    await expect(fields.back).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.back', { count: 5 }))));
     await expect(fields.sigg).toHaveAttribute('aria-invalid', 'false');
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, `${language}-intro-impossible-date`);
+    await fields.front.fill('010229');
+    await fields.next.click();
+    await expect(fields.front).toHaveAccessibleDescription(new RegExp(escapeRegExp(t('validation.front.notADate'))));
     await expect(page.getByRole('alertdialog')).toBeHidden();
     await expect(page.getByRole('heading', { level: 2 })).toHaveText(t('intro.heading'));
 

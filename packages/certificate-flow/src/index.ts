@@ -12,6 +12,7 @@ export * from './funnel/entry-point.js';
 export * from './funnel/failure-outcome.js';
 export * from './funnel/funnel-events.js';
 export * from './funnel/funnel-reducer.js';
+export * from './funnel/funnel-snapshot.js';
 export * from './funnel/funnel-state.js';
 export * from './funnel/intro-validation.js';
 export * from './funnel/pending-work.js';

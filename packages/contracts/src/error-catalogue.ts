@@ -247,12 +247,17 @@ export const ERROR_CATALOGUE = {
     status: 403,
     area: 'certificates',
     meaning:
-      'The vendor state is unknown (tampered) or belongs to another user, document, vendor, provider or assignment: start again.',
+      "The vendor state is unknown (tampered) or belongs to another user, document, vendor, provider or assignment: start again (`details.approvalWindowSeconds`: the vendor's approval window).",
   },
   ASSIGNMENT_NOT_FOUND: {
     status: 404,
     area: 'certificates',
     meaning: "The assignment does not exist or is another user's.",
+  },
+  AUTHENTICATION_NOT_FOUND: {
+    status: 404,
+    area: 'certificates',
+    meaning: "The authentication does not exist, is another user's, or was forgotten a day after it expired.",
   },
   AUTH_PENDING: {
     status: 409,
@@ -263,7 +268,8 @@ export const ERROR_CATALOGUE = {
   AUTH_EXPIRED: {
     status: 410,
     area: 'certificates',
-    meaning: 'The authentication expired or was used up, or its PDF was removed by retention: start again.',
+    meaning:
+      "The authentication expired or was used up, or its PDF was removed by retention: start again (`details.approvalWindowSeconds`: the vendor's approval window).",
   },
   VENDOR_REJECTED: {
     status: 422,

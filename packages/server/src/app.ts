@@ -38,6 +38,8 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** The built web funnel served at `/`; defaults to the one shipped with the server. */
   webRoot?: string;
+  /** The built release console served at /console/; defaults to the one shipped with the server. */
+  consoleRoot?: string;
 }
 
 /**
@@ -138,6 +140,7 @@ async function assemble(
       servableWithoutDatabase,
       startupWork,
       now,
+      consoleRoot: options.consoleRoot,
     });
   }
   if (areas.certificates && config.certificates) {

@@ -81,3 +81,34 @@ export async function dismissAlert(page: Page, t: Translate): Promise<void> {
     .click();
   await expect(page.getByRole('alertdialog')).toBeHidden();
 }
+
+/** No sideways scrolling: the page fits its width (390 px in this suite). */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+}
+
+/** Everything this page keeps in the browser: both storages, whole, and its address. */
+export async function keptInBrowser(page: Page): Promise<string> {
+  const storages = await page.evaluate(() => {
+    const all = (storage: Storage) =>
+      Array.from({ length: storage.length }, (_, i) => {
+        const key = storage.key(i) ?? '';
+        return `${key}=${storage.getItem(key)}`;
+      });
+    return [...all(window.sessionStorage), ...all(window.localStorage)].join('\n');
+  });
+  return `${page.url()}\n${storages}`;
+}
+
+/** A sentence of the catalogue with its `{{placeholders}}` matching anything: for texts with a time or a count. */
+export const sentencePattern = (text: string): RegExp =>
+  new RegExp(
+    text
+      .split(/\{\{\w+\}\}/)
+      .map(escapeRegExp)
+      .join('.+'),
+  );

@@ -50,8 +50,8 @@ export function AlertDialog({ alert, onDismiss }: AlertDialogProps) {
         restoreFocus();
       }}
     >
-      <h2 id={titleId}>{alert ? t(alert.title) : ''}</h2>
-      <p id={messageId}>{alert ? t(alert.message) : ''}</p>
+      <h2 id={titleId}>{alert ? t(alert.title, alert.values) : ''}</h2>
+      <p id={messageId}>{alert ? t(alert.message, alert.values) : ''}</p>
       <form method="dialog">
         {/* biome-ignore lint/a11y/noAutofocus: an alert dialog must put focus on its action. */}
         <button type="submit" autoFocus>

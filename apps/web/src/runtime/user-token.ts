@@ -1,18 +1,6 @@
 import { CertificateApiError } from '@ferry/certificate-flow';
 
-/**
- * The host app (a WebView or the portal that embeds this page) provides the certified user's
- * token by defining `window.ferryHost.getUserToken` before the page loads.
- */
-export interface FerryHost {
-  getUserToken(): string | Promise<string>;
-}
-
-declare global {
-  interface Window {
-    ferryHost?: FerryHost;
-  }
-}
+import './host.js';
 
 /**
  * Where the user token comes from: the host app in production; without a host, the development
@@ -22,12 +10,18 @@ export function createUserTokenSource(apiBaseUrl: string): () => Promise<string>
   let development: Promise<string> | undefined;
 
   const signInForDevelopment = async (): Promise<string> => {
-    const response = await fetch(`${apiBaseUrl}/dev/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    }).catch(() => undefined);
-    const body: unknown = response?.ok ? await response.json().catch(() => undefined) : undefined;
+    let response: Response;
+    try {
+      response = await fetch(`${apiBaseUrl}/dev/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+    } catch {
+      // No answer at all: the connection, which the person can fix, not a missing sign-in.
+      throw new CertificateApiError(0, 'NETWORK_ERROR', 'The development sign-in could not be reached.');
+    }
+    const body: unknown = response.ok ? await response.json().catch(() => undefined) : undefined;
     const token = (body as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string') {
       throw new CertificateApiError(401, 'UNAUTHORIZED', 'No host app provided a user token.');

@@ -1,3 +1,5 @@
+import { CertificateApiError } from '@ferry/certificate-flow';
+
 /** What the page needs before the funnel can start. */
 export interface WebConfig {
   apiBaseUrl: string;
@@ -5,6 +7,7 @@ export interface WebConfig {
   certAesKey: string;
 }
 
+/** The page has no key to encrypt with: a deployment's mistake, not the device's nor the connection's. */
 export class WebConfigError extends Error {
   override name = 'WebConfigError';
 }
@@ -19,10 +22,13 @@ export async function loadWebConfig(): Promise<WebConfig> {
   const builtKey = import.meta.env.VITE_CERT_AES_KEY;
   if (builtKey) return { apiBaseUrl, certAesKey: builtKey };
 
-  const response = await fetch(`${apiBaseUrl}/dev/web-config`, { headers: { accept: 'application/json' } }).catch(
-    () => undefined,
-  );
-  const body: unknown = response?.ok ? await response.json().catch(() => undefined) : undefined;
+  let response: Response;
+  try {
+    response = await fetch(`${apiBaseUrl}/dev/web-config`, { headers: { accept: 'application/json' } });
+  } catch {
+    throw new CertificateApiError(0, 'NETWORK_ERROR', 'The development server could not be reached.');
+  }
+  const body: unknown = response.ok ? await response.json().catch(() => undefined) : undefined;
   const certAesKey = (body as { certAesKey?: unknown } | undefined)?.certAesKey;
   if (typeof certAesKey !== 'string') {
     throw new WebConfigError('This build has no encryption key and no development server provides one.');

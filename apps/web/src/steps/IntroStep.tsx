@@ -1,7 +1,7 @@
 import {
   BACK_DIGITS,
   type CatalogueKey,
-  digitsOnly,
+  digitEntry,
   documentLabelKey,
   FRONT_DIGITS,
   type FunnelEvent,
@@ -25,9 +25,9 @@ interface StepProps {
 const FAMILY_FIELDS = ['fthrNm', 'mthrNm', 'sposNm', 'childNm'] as const;
 const familyLabelKey = (field: (typeof FAMILY_FIELDS)[number]): CatalogueKey => `intro.family.${field}`;
 
-/** aria wiring for a field, its error sentence and an optional hint. */
-const fieldProps = (state: FunnelState, field: IntroField, hint?: string) => {
-  const describedBy = [hint, state.fieldErrors[field] ? `${field}-error` : undefined].filter(Boolean).join(' ');
+/** aria wiring for a field, its error sentence and optional hints. */
+const fieldProps = (state: FunnelState, field: IntroField, ...hints: Array<string | undefined>) => {
+  const describedBy = [...hints, state.fieldErrors[field] ? `${field}-error` : undefined].filter(Boolean).join(' ');
   return {
     'aria-invalid': state.fieldErrors[field] !== undefined,
     ...(describedBy ? { 'aria-describedby': describedBy } : {}),
@@ -44,22 +44,45 @@ function FieldError({ state, field }: { state: FunnelState; field: IntroField })
   ) : null;
 }
 
+/** The two number fields, which keep digits only. */
+type NumberField = 'front' | 'back';
+
+/** Why the back part is empty again: a reload (it is never kept), or a step back from the provider choice. */
+export function BackAgain({ state }: { state: FunnelState }) {
+  const { t } = useCertificateTranslation();
+  return (
+    <p id="back-again" className="notice">
+      <strong>{t('verification.backHint')}</strong>
+      {state.backAgain === 'reloaded' ? (
+        <>
+          <br />
+          {t('resume.backAgain')}
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 export function IntroStep({ state, dispatch }: StepProps) {
   const { t } = useCertificateTranslation();
   const form = useRef<HTMLFormElement>(null);
+  // A number field that just refused something other than digits says so, instead of dropping it silently.
+  const [refused, setRefused] = useState<Partial<Record<NumberField, boolean>>>({});
   // A failed submit is shown once, next to the fields; focus moves to the first one to fix.
   const [submits, setSubmits] = useState(0);
   useEffect(() => {
     if (submits > 0) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [submits]);
 
-  const change =
-    (field: IntroField, maxDigits?: number) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-      dispatch({
-        type: 'fieldChanged',
-        field,
-        value: maxDigits ? digitsOnly(event.target.value, maxDigits) : event.target.value,
-      });
+  const change = (field: IntroField) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    dispatch({ type: 'fieldChanged', field, value: event.target.value });
+  const changeNumber = (field: NumberField, maxDigits: number) => (event: ChangeEvent<HTMLInputElement>) => {
+    const { value, refused: refusedNow } = digitEntry(event.target.value, maxDigits);
+    setRefused((current) => ({ ...current, [field]: refusedNow }));
+    dispatch({ type: 'fieldChanged', field, value });
+  };
+  const digitsNote = (field: NumberField) => (refused[field] ? `${field}-digits-only` : undefined);
+  const backAgainNote = state.backAgain ? 'back-again' : undefined;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     dispatch({ type: 'introSubmitted' });
@@ -101,8 +124,8 @@ export function IntroStep({ state, dispatch }: StepProps) {
                 inputMode="numeric"
                 autoComplete="off"
                 value={intro.front}
-                onChange={change('front', FRONT_DIGITS)}
-                {...fieldProps(state, 'front', 'rrn-hint')}
+                onChange={changeNumber('front', FRONT_DIGITS)}
+                {...fieldProps(state, 'front', 'rrn-hint', digitsNote('front'))}
               />
             </div>
             <span aria-hidden="true" className="rrn-dash">
@@ -117,14 +140,25 @@ export function IntroStep({ state, dispatch }: StepProps) {
                 inputMode="numeric"
                 autoComplete="off"
                 value={intro.back}
-                onChange={change('back', BACK_DIGITS)}
-                {...fieldProps(state, 'back', 'rrn-hint')}
+                onChange={changeNumber('back', BACK_DIGITS)}
+                {...fieldProps(state, 'back', 'rrn-hint', backAgainNote, digitsNote('back'))}
               />
             </div>
           </div>
           {/* Under both boxes, full width: a long sentence does not squeeze one box at 390 px. */}
           <FieldError state={state} field="front" />
           <FieldError state={state} field="back" />
+          {/* Announced as it appears: a typed letter was not taken. */}
+          <div role="status" className="field-notes">
+            {(['front', 'back'] as const).map((field) =>
+              refused[field] ? (
+                <p key={field} id={`${field}-digits-only`} className="field-note">
+                  {t(`intro.${field}`)}: {t('validation.digitsOnly')}
+                </p>
+              ) : null,
+            )}
+          </div>
+          {state.backAgain ? <BackAgain state={state} /> : null}
         </fieldset>
 
         {needsAddress(state.document) ? (

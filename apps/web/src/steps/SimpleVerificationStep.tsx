@@ -33,10 +33,19 @@ export function SimpleVerificationStep({ state, dispatch }: StepProps) {
         ))}
       </ul>
       <div className="actions">
-        <button type="button" aria-disabled={busy} onClick={() => dispatch({ type: 'backPressed' })}>
+        <button
+          type="button"
+          aria-disabled={busy}
+          aria-describedby="verification-back-hint"
+          onClick={() => dispatch({ type: 'backPressed' })}
+        >
           {t('verification.back')}
         </button>
       </div>
+      {/* Going back wipes nothing the person sees but the back part, which is never kept: said before they press. */}
+      <p id="verification-back-hint" className="hint">
+        {t('verification.backHint')}
+      </p>
     </section>
   );
 }

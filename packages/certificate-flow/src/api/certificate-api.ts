@@ -1,7 +1,11 @@
 import {
   type Assignment,
   AssignmentResponse,
+  AUTHENTICATION_ID_HEADER,
+  authenticationPath,
   CERTIFICATE_DOCUMENTS,
+  type CertificateAuthentication,
+  CertificateAuthenticationResponse,
   type CertificateDocument,
   type CertificateResponse,
   certificatePath,
@@ -21,11 +25,19 @@ export interface CertificateApiOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/** A certificate call's answer: the spec's response object, and the authentication it names (when the server names it). */
+export interface CertificateAnswer extends CertificateResponse {
+  /** The `ferry-authentication-id` header: what a client keeps to read the authentication again. */
+  authenticationId?: string | null;
+}
+
 export interface CertificateApi {
   /** POST the certificate endpoint of the request's document and unwrap its response object. */
-  requestCertificate(request: CertificateRequest): Promise<CertificateResponse>;
+  requestCertificate(request: CertificateRequest): Promise<CertificateAnswer>;
   /** GET /v2/user/assignments/:id, for entry from an assignment (its certificateVendor). */
   getAssignment(id: string): Promise<Assignment>;
+  /** GET /v2/user/certificate/authentications/:id: where an authentication stands, read again (after a reload). */
+  getAuthentication(id: string): Promise<CertificateAuthentication>;
 }
 
 /** A document's answer, unwrapped from its wrapper key. */
@@ -42,7 +54,11 @@ export function createCertificateApi(options: CertificateApiOptions): Certificat
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
 
-  async function call<T>(path: string, init: RequestInit, schema: z.ZodType<T>): Promise<T> {
+  async function call<T>(
+    path: string,
+    init: RequestInit,
+    schema: z.ZodType<T>,
+  ): Promise<{ body: T; headers: Headers }> {
     const token = await options.getToken();
     let response: Response;
     try {
@@ -70,17 +86,22 @@ export function createCertificateApi(options: CertificateApiOptions): Certificat
     if (!parsed.success) {
       throw new CertificateApiError(response.status, 'INVALID_RESPONSE', 'The response does not match the contract.');
     }
-    return parsed.data;
+    return { body: parsed.data, headers: response.headers };
   }
 
   return {
-    requestCertificate: (request) =>
-      call(
+    requestCertificate: async (request) => {
+      const { body, headers } = await call(
         certificatePath(request.document),
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request.body) },
         RESPONSE_SCHEMA.get(request.document) ?? unwrappedResponse(request.document),
-      ),
+      );
+      return { ...body, authenticationId: headers.get(AUTHENTICATION_ID_HEADER) };
+    },
     getAssignment: async (id) =>
-      (await call(`/v2/user/assignments/${encodeURIComponent(id)}`, { method: 'GET' }, AssignmentResponse)).assignment,
+      (await call(`/v2/user/assignments/${encodeURIComponent(id)}`, { method: 'GET' }, AssignmentResponse)).body
+        .assignment,
+    getAuthentication: async (id) =>
+      (await call(authenticationPath(id), { method: 'GET' }, CertificateAuthenticationResponse)).body.authentication,
   };
 }

@@ -26,6 +26,7 @@ export async function resolveFunnelEntry(
 /** Why the funnel could not start, as one of the shared alerts. */
 export function entryFailureAlert(error: unknown): AlertKind {
   if (!(error instanceof CertificateApiError)) return 'unexpected';
+  if (error.status === 0) return 'network';
   if (error.status === 401) return 'signedOut';
   if (error.status === 403) return 'notCertified';
   if (error.status === 404) return 'assignmentNotFound';

@@ -1,10 +1,11 @@
 import type { AlertKind } from './alerts.js';
 import type { FunnelStep, PendingWork } from './funnel-state.js';
 
-/** A failed call as the client sees it: the HTTP status (0 = no answer) and the error body's code. */
+/** A failed call as the client sees it: the HTTP status (0 = no answer), the error body's code and details. */
 export interface CallFailure {
   status: number;
   code: string;
+  details?: Readonly<Record<string, unknown>>;
 }
 
 export interface FailureOutcome {
@@ -19,8 +20,13 @@ export interface FailureOutcome {
  * they can fix it. "Not approved yet" keeps them on confirm to press again; an expired or unusable
  * authentication returns them to the provider choice; wrong details return them to intro.
  */
-export function failureOutcome(during: PendingWork['kind'], failure: CallFailure): FailureOutcome {
-  const here: FunnelStep = during === 'encrypt' ? 'intro' : during === 'start' ? 'simpleVerification' : 'confirm';
+export function failureOutcome(
+  during: Exclude<PendingWork['kind'], 'resume'>,
+  failure: CallFailure,
+  /** Where the encryption runs: intro, or confirm when the back part was typed again there after a reload. */
+  encryptingOn: FunnelStep = 'intro',
+): FailureOutcome {
+  const here: FunnelStep = during === 'encrypt' ? encryptingOn : during === 'start' ? 'simpleVerification' : 'confirm';
   const stay = (alert: AlertKind): FailureOutcome => ({ step: here, alert, dropAuthentication: false });
   const restartAuthentication = (alert: AlertKind): FailureOutcome => ({
     step: 'simpleVerification',
@@ -28,6 +34,7 @@ export function failureOutcome(during: PendingWork['kind'], failure: CallFailure
     dropAuthentication: true,
   });
 
+  // Only the cipher runs here, no call: a failure is the device's, never the network's.
   if (during === 'encrypt') return stay('encryptionUnavailable');
   switch (failure.code) {
     case 'AUTH_PENDING':
@@ -40,10 +47,9 @@ export function failureOutcome(during: PendingWork['kind'], failure: CallFailure
     case 'VALIDATION_FAILED':
       return { step: 'intro', alert: 'invalidInput', dropAuthentication: true };
     case 'VENDOR_REJECTED':
-      // At the first call the vendor refused the person's details; at the second, the approval.
-      return during === 'start'
-        ? { step: 'intro', alert: 'rejected', dropAuthentication: true }
-        : restartAuthentication('rejected');
+      // The authentication was cancelled or not confirmed (or the details were refused): the provider
+      // choice, where the person can try again or go back to fix their details without retyping first.
+      return restartAuthentication('rejected');
     case 'VENDOR_MISMATCH':
       return stay('vendorMismatch');
     case 'ASSIGNMENT_NOT_FOUND':
@@ -59,8 +65,10 @@ export function failureOutcome(during: PendingWork['kind'], failure: CallFailure
   if (failure.status === 401) return stay('signedOut');
   if (failure.status === 403) return stay('notCertified');
   if (failure.status === 429) return stay('tooManyRequests');
-  // No answer, or a vendor/gateway that is down or slow: worth trying again shortly.
-  if (failure.status === 0 || (failure.status >= 502 && failure.status <= 504)) return stay('unavailable');
+  // No answer at all: the connection, not the service, so the person checks it and presses again.
+  if (failure.status === 0) return stay('network');
+  // A vendor/gateway that is down or slow: worth trying again shortly.
+  if (failure.status >= 502 && failure.status <= 504) return stay('unavailable');
   if (failure.status >= 400 && failure.status < 500) return stay('invalidInput');
   return stay('unexpected');
 }

@@ -29,10 +29,26 @@ export type IntroField = keyof IntroInput;
 /** What is wrong with each field, as a catalogue message the client renders next to the field. */
 export type IntroErrors = Partial<Record<IntroField, FunnelMessage>>;
 
-/** The call in flight, if any. `id` lets the reducer ignore a late answer to an abandoned call. */
+/**
+ * The call in flight, if any. `id` lets the reducer ignore a late answer to an abandoned call.
+ * `resume` reads a started authentication again after a reload (the server's state is the truth).
+ */
 export interface PendingWork {
-  kind: 'encrypt' | 'start' | 'complete';
+  kind: 'encrypt' | 'start' | 'complete' | 'resume';
   id: number;
+}
+
+/**
+ * Why the back part is asked for again, so the page can say so: the page was reloaded (it is never
+ * kept), or the person went back to their details from the provider choice.
+ */
+export type BackAgain = 'reloaded' | 'returned';
+
+/** The issued document's link: until when it opens, by this device's clock (epoch ms). */
+export interface CertificateLink {
+  expiresAt: number;
+  /** Whole minutes it was valid for when it was received. */
+  minutes: number;
 }
 
 /**
@@ -51,6 +67,19 @@ export interface FunnelState {
   stepData: string | null;
   twoWayInfo: TwoWayInfo | null;
   preSignedUrl: string | null;
+  /** The server's id of the started authentication (the ferry-authentication-id header): kept to resume. */
+  authenticationId: string | null;
+  /**
+   * When the document's link stops opening; null when the server did not say. On done without a
+   * URL: its time has passed (expiresAt 0), or null when it could not be read (resumeRetried).
+   */
+  certificateLink: CertificateLink | null;
+  /** The vendor's approval window, once the server said it (resume, or an expiry's details). */
+  approvalWindowSeconds: number | null;
+  /** Set while the back part must be typed again (on intro, or on confirm after a reload). */
+  backAgain: BackAgain | null;
+  /** The host app's menu where members confirm their identity, named in the notCertified alert. */
+  certificationMenu: string | null;
   fieldErrors: IntroErrors;
   pending: PendingWork | null;
   alert: FunnelAlert | null;
@@ -74,6 +103,8 @@ export interface FunnelEntry {
   vendor: CertificateVendor;
   assignmentId?: string | null;
   document?: CertificateDocument;
+  /** The host app's menu where members confirm their identity (e.g. "내 정보 > 본인인증"); see alertOf. */
+  certificationMenu?: string | null;
 }
 
 export function initialFunnelState(entry: FunnelEntry): FunnelState {
@@ -88,6 +119,11 @@ export function initialFunnelState(entry: FunnelEntry): FunnelState {
     stepData: null,
     twoWayInfo: null,
     preSignedUrl: null,
+    authenticationId: null,
+    certificateLink: null,
+    approvalWindowSeconds: null,
+    backAgain: null,
+    certificationMenu: entry.certificationMenu?.trim() || null,
     fieldErrors: {},
     pending: null,
     alert: null,

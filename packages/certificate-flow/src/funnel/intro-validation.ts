@@ -1,6 +1,6 @@
 import type { CertificateDocument } from '@ferry/contracts';
 import { isKnownRegion, siggOf } from '../identity/regions.js';
-import { isResidentNumberBack, isResidentNumberFront } from '../identity/resident-number.js';
+import { frontProblem, isResidentNumberBack } from '../identity/resident-number.js';
 import { type IntroErrors, type IntroInput, needsAddress } from './funnel-state.js';
 
 export const FAMILY_NAME_MAX = 64;
@@ -13,12 +13,10 @@ const FAMILY_FIELDS = ['fthrNm', 'mthrNm', 'sposNm', 'childNm'] as const;
  */
 export function validateIntro(document: CertificateDocument, intro: IntroInput): IntroErrors {
   const errors: IntroErrors = {};
-  if (!isResidentNumberFront(intro.front)) {
-    errors.front = { key: 'validation.front' };
-  }
-  if (!isResidentNumberBack(intro.back)) {
-    errors.back = { key: 'validation.back' };
-  }
+  const front = frontProblem(intro.front);
+  if (front) errors.front = { key: `validation.front.${front}` };
+  // Says how many digits are there, so the person sees how many are missing.
+  if (!isResidentNumberBack(intro.back)) errors.back = { key: 'validation.back', values: { count: intro.back.length } };
   if (needsAddress(document)) {
     if (siggOf(intro.sido).length === 0) errors.sido = { key: 'validation.sido' };
     else if (!isKnownRegion(intro.sido, intro.sigg)) errors.sigg = { key: 'validation.sigg' };

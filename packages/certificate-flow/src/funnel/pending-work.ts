@@ -13,11 +13,30 @@ export interface FunnelDependencies {
 
 const asFailure = (error: unknown): CallFailure => {
   if (error && typeof error === 'object' && 'status' in error && 'code' in error) {
-    const { status, code } = error as { status: unknown; code: unknown };
-    if (typeof status === 'number' && typeof code === 'string') return { status, code };
+    const { status, code, details } = error as { status: unknown; code: unknown; details?: unknown };
+    if (typeof status === 'number' && typeof code === 'string') {
+      return details && typeof details === 'object'
+        ? { status, code, details: details as CallFailure['details'] }
+        : { status, code };
+    }
   }
   return { status: -1, code: 'CLIENT_ERROR' };
 };
+
+/**
+ * What is left of an issued document's link, read from the server after the second call (its answer
+ * carries only the URL). Not being able to read it never fails the issuance: the link is shown without its end.
+ */
+async function linkAfterIssuance(deps: FunnelDependencies, authenticationId: string | null | undefined) {
+  if (!authenticationId) return null;
+  try {
+    const authentication = await deps.api.getAuthentication(authenticationId);
+    const link = authentication.certificate;
+    return link ? { remainingSeconds: link.remainingSeconds, receivedAt: Date.now() } : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Performs the work the reducer asked for (state.pending) and answers with the event to dispatch.
@@ -37,7 +56,13 @@ export async function performPendingWork(state: FunnelState, deps: FunnelDepende
         // The vendor's state comes back in its second-call field, which the second call repeats.
         const hasState = response[secondCallField(state.vendor)] !== null;
         if (!hasState) return { type: 'workFailed', id, failure: { status: 502, code: 'INVALID_RESPONSE' } };
-        return { type: 'authenticationStarted', id, stepData: response.stepData, twoWayInfo: response.twoWayInfo };
+        return {
+          type: 'authenticationStarted',
+          id,
+          stepData: response.stepData,
+          twoWayInfo: response.twoWayInfo,
+          authenticationId: response.authenticationId ?? null,
+        };
       }
       case 'complete': {
         const response = await deps.api.requestCertificate(certificateRequest(state, 'second'));
@@ -45,7 +70,15 @@ export async function performPendingWork(state: FunnelState, deps: FunnelDepende
           // Issued without a document would strand the person on done; treat it as a failed issuance.
           return { type: 'workFailed', id, failure: { status: 502, code: 'INVALID_RESPONSE' } };
         }
-        return { type: 'certificateIssued', id, preSignedUrl: response.preSignedUrl };
+        const link = await linkAfterIssuance(deps, response.authenticationId ?? state.authenticationId);
+        return { type: 'certificateIssued', id, preSignedUrl: response.preSignedUrl, link };
+      }
+      case 'resume': {
+        if (!state.authenticationId) {
+          return { type: 'workFailed', id, failure: { status: 404, code: 'AUTHENTICATION_NOT_FOUND' } };
+        }
+        const authentication = await deps.api.getAuthentication(state.authenticationId);
+        return { type: 'authenticationRead', id, authentication, receivedAt: Date.now() };
       }
     }
   } catch (error) {

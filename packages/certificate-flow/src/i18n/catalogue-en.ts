@@ -30,12 +30,13 @@ export const EN: Catalogue = {
     'resident-abstract': 'Resident registration abstract',
     'family-relations': 'Family relations certificate',
   },
-  chosenDocument: 'Certificate: {{document}}',
+  chosenDocument: 'Requested certificate: {{document}}',
   intro: {
     heading: 'Choose a certificate and enter your details',
     documentLegend: 'Which certificate do you need?',
     residentNumberLegend: 'Resident registration number',
-    residentNumberHint: 'The first 6 digits are your date of birth (YYMMDD). The last 7 are hidden and sent encrypted.',
+    residentNumberHint:
+      'The first 6 digits are your date of birth (for example 900101). The last 7 are not shown on screen and are sent encrypted.',
     front: 'First 6 digits',
     back: 'Last 7 digits',
     addressLegend: 'Registered address',
@@ -51,11 +52,15 @@ export const EN: Catalogue = {
       sposNm: "Spouse's name",
       childNm: "Child's name",
     },
-    next: 'Next',
+    next: 'Choose how to verify',
   },
   validation: {
-    front: 'Enter the first 6 digits of your resident registration number (your birth date, YYMMDD).',
-    back: 'Enter the last 7 digits of your resident registration number.',
+    front: {
+      missing: 'Enter the first 6 digits of your resident registration number.',
+      notADate: 'The first 6 digits are not a valid date of birth. For example, 1 January 1990 → 900101',
+    },
+    back: 'Enter all of the last 7 digits ({{count}} entered so far).',
+    digitsOnly: 'Only digits can be entered here.',
     sido: 'Choose the province or city of your registered address.',
     sigg: 'Choose the district of your registered address.',
     nameTooLong: 'A name can have at most {{max}} characters.',
@@ -64,7 +69,8 @@ export const EN: Catalogue = {
   verification: {
     heading: 'Choose how to verify your identity',
     help: 'We will send an authentication request to the app you choose.',
-    back: 'Back to your details',
+    back: 'Edit your details',
+    backHint: 'You will need to enter the last 7 digits again',
   },
   providers: PROVIDER_LABELS,
   providerKinds: {
@@ -76,15 +82,19 @@ export const EN: Catalogue = {
   confirm: {
     heading: 'Approve the request in {{provider}}',
     anyProvider: 'your provider',
-    open: 'Open {{provider}} on your phone.',
+    open: 'Tap the {{provider}} notification on your phone to open the authentication request.',
     approve: 'Approve the authentication request.',
-    comeBack: 'Come back here and press Complete.',
-    complete: 'Complete',
+    comeBack: 'Come back here and press Complete authentication.',
+    complete: 'Complete authentication',
     chooseAnother: 'Choose another provider',
   },
   done: {
     heading: 'Your certificate is ready',
-    issued: 'The link works for a limited time, so save the file now.',
+    issued: 'The file can be opened for {{minutes}} minutes only. Download and save it now.',
+    issuedWithoutLimit: 'The file can be opened for a short time only. Download and save it now.',
+    expiresAt: 'It can be opened until {{time}}.',
+    linkExpired: 'The time to open the file has passed. If you need the certificate, request it again.',
+    notLoaded: 'The issued file could not be loaded. Check your connection, then try again.',
     open: 'Open the PDF',
     opensInNewTab: ' (opens in a new tab)',
     share: 'Share the PDF',
@@ -95,8 +105,17 @@ export const EN: Catalogue = {
     encrypt: 'Protecting your resident registration number…',
     start: 'Sending the authentication request to your provider…',
     complete: 'Checking your approval and issuing the certificate…',
+    resume: 'Loading the request you had started…',
   },
   loading: 'Loading…',
+  resume: {
+    backAgain: 'They were cleared when the page reloaded: for your safety they are never stored.',
+  },
+  entry: {
+    backToList: 'Back to the list',
+    back: 'Go back',
+    retry: 'Try again',
+  },
   dialog: {
     ok: 'OK',
     close: 'Close',
@@ -104,28 +123,31 @@ export const EN: Catalogue = {
   alerts: {
     invalidInput: {
       title: 'Please check your details',
-      message: 'Some of the details you entered are not valid. Check them and try again.',
+      message:
+        'Your resident registration number or address may not match the issuing authority’s records. Correct what you entered, then request again.',
     },
     notApprovedYet: {
       title: 'Not approved yet',
-      message: 'We have not received your approval yet. Approve the request in the provider app, then press Complete.',
+      message: 'Approve the request in the provider app, then press Complete authentication again.',
     },
     authenticationExpired: {
       title: 'Authentication expired',
-      message: 'The authentication request has expired. Choose your provider again to send a new request.',
+      message:
+        'An authentication request must be approved within {{minutes}} minutes. Choose your provider again to send a new request.',
+      messageWithoutLimit: 'The authentication request has expired. Choose your provider again to send a new request.',
     },
     unsupportedProvider: {
       title: 'Provider not available',
       message: 'This provider cannot be used for this certificate. Choose another provider.',
     },
     vendorMismatch: {
-      title: 'This request cannot be used',
-      message: 'This certificate request does not match its assignment. Open the assignment again from your list.',
+      title: 'The request details do not match',
+      message: 'Open the request again from your list. If it still does not work, contact customer support.',
     },
     rejected: {
-      title: 'The certificate was not issued',
+      title: 'The certificate could not be issued',
       message:
-        'The issuing service could not confirm your identity or your details, or the request was cancelled. Check your details and try again.',
+        'The authentication was cancelled or could not be confirmed. Choose your provider again. If your details were wrong, press Edit your details.',
     },
     signedOut: {
       title: 'Please sign in again',
@@ -133,15 +155,18 @@ export const EN: Catalogue = {
     },
     notCertified: {
       title: 'Identity confirmation needed',
-      message: 'Only members who have confirmed their identity can request certificates.',
+      message:
+        'Only members who have confirmed their identity can request certificates. Confirm your identity, then request again.',
+      messageWithMenu:
+        'Only members who have confirmed their identity can request certificates. Confirm your identity in {{menu}}, then request again.',
     },
     assignmentNotFound: {
-      title: 'Assignment not found',
-      message: 'We could not find this assignment. Open it again from your list.',
+      title: 'Request not found',
+      message: 'It may have been completed or cancelled already. Refresh your list, then open it again.',
     },
     tooManyRequests: {
-      title: 'Too many attempts',
-      message: 'You have made too many requests in a short time. Wait a minute, then try again.',
+      title: 'Please try again shortly',
+      message: 'You made several requests in a short time. Try again in a minute.',
     },
     unavailable: {
       title: 'Service unavailable',
@@ -149,11 +174,17 @@ export const EN: Catalogue = {
     },
     encryptionUnavailable: {
       title: 'Secure entry unavailable',
-      message: 'Your resident registration number could not be protected on this device, so it was not sent.',
+      message:
+        'Your resident registration number cannot be sent securely from this device, so it was not sent. Update the app to the latest version, then try again.',
     },
     unexpected: {
       title: 'Something went wrong',
-      message: 'Something went wrong on our side. Nothing was issued; please try again.',
+      message: 'A temporary error stopped the certificate from being issued. Try again in a moment.',
+    },
+    network: {
+      title: 'Check your internet connection',
+      message:
+        'The connection was lost, so the request was not sent. Check your connection, then press the button again.',
     },
   },
 };

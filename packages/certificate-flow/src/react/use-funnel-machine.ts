@@ -12,8 +12,10 @@ import { type FunnelDependencies, performPendingWork } from '../funnel/pending-w
 export function useFunnelMachine(
   entry: FunnelEntry,
   deps: FunnelDependencies,
+  /** Where to start instead of the entry's first step (a resumed funnel: resumedState). */
+  initialState?: FunnelState | null,
 ): [FunnelState, (event: FunnelEvent) => void] {
-  const [state, dispatch] = useReducer(funnelReducer, entry, initialFunnelState);
+  const [state, dispatch] = useReducer(funnelReducer, entry, (first) => initialState ?? initialFunnelState(first));
   const lastStarted = useRef(0);
 
   useEffect(() => {

@@ -22,8 +22,9 @@ function apiAnswering(respond: (seen: Seen) => Response | Promise<Response>): { 
   return { api, seen };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const AUTHENTICATION_ID = '0b6f3c1e-5a2d-4f8b-9c7e-1d2a3b4c5d6e';
 
 const REQUEST: CertificateRequest = {
   document: 'family-relations',
@@ -46,9 +47,11 @@ describe('certificate API client', () => {
     ['resident-abstract', 'residentAbstract'],
     ['family-relations', 'familyRelationsCertificate'],
   ] as const)('posts %s to its endpoint and unwraps %s', async (document, wrapper) => {
-    const { api, seen } = apiAnswering(() => json(200, { [wrapper]: FIRST }));
+    const { api, seen } = apiAnswering(() =>
+      json(200, { [wrapper]: FIRST }, { 'ferry-authentication-id': AUTHENTICATION_ID }),
+    );
     const response = await api.requestCertificate({ ...REQUEST, document } as CertificateRequest);
-    expect(response).toEqual(FIRST);
+    expect(response).toEqual({ ...FIRST, authenticationId: AUTHENTICATION_ID });
     expect(seen[0]?.url).toBe(`https://ferry.test/v2/user/certificate/${document}`);
     expect(seen[0]?.init.method).toBe('POST');
     const headers = seen[0]?.init.headers as Record<string, string>;
@@ -92,5 +95,32 @@ describe('certificate API client', () => {
     const { api, seen } = apiAnswering(() => json(200, { assignment }));
     expect(await api.getAssignment(assignment.id)).toEqual(assignment);
     expect(seen[0]?.url).toBe(`https://ferry.test/v2/user/assignments/${assignment.id}`);
+  });
+
+  it('names no authentication when the server did not', async () => {
+    const { api } = apiAnswering(() => json(200, { familyRelationsCertificate: FIRST }));
+    expect((await api.requestCertificate(REQUEST)).authenticationId).toBeNull();
+  });
+
+  it('reads an authentication again by its id', async () => {
+    const authentication = {
+      id: AUTHENTICATION_ID,
+      document: 'family-relations',
+      vendor: 'VENDOR_B',
+      provider: 'provider_c',
+      assignmentId: null,
+      status: 'issued',
+      approvalWindowSeconds: 270,
+      approvalExpiresAt: '2025-01-01T00:04:30.000Z',
+      certificate: {
+        preSignedUrl: 'https://objects.test/c.pdf',
+        expiresAt: '2025-01-01T00:14:00.000Z',
+        remainingSeconds: 420,
+      },
+    };
+    const { api, seen } = apiAnswering(() => json(200, { authentication }));
+    expect(await api.getAuthentication(AUTHENTICATION_ID)).toEqual(authentication);
+    expect(seen[0]?.url).toBe(`https://ferry.test/v2/user/certificate/authentications/${AUTHENTICATION_ID}`);
+    expect(seen[0]?.init.method).toBe('GET');
   });
 });

@@ -41,7 +41,7 @@ describe('entryFailureAlert', () => {
     [new CertificateApiError(403, 'NOT_CERTIFIED', ''), 'notCertified'],
     [new CertificateApiError(404, 'ASSIGNMENT_NOT_FOUND', ''), 'assignmentNotFound'],
     [new CertificateApiError(429, 'RATE_LIMITED', ''), 'tooManyRequests'],
-    [new CertificateApiError(0, 'NETWORK_ERROR', ''), 'unavailable'],
+    [new CertificateApiError(0, 'NETWORK_ERROR', ''), 'network'],
     [new CertificateApiError(503, 'UNAVAILABLE', ''), 'unavailable'],
     [new Error('boom'), 'unexpected'],
   ])('%o → %s', (error, kind) => {

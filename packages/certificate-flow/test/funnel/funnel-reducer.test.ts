@@ -123,6 +123,7 @@ describe('funnel reducer', () => {
       step: 'intro',
       identityEnc: null,
       loginOrgCd: null,
+      backAgain: 'returned',
       alert: { kind: 'invalidInput' },
     });
   });
@@ -297,12 +298,12 @@ describe('funnel reducer', () => {
     });
   });
 
-  it('back does nothing on intro and on done', () => {
+  it('back does nothing on intro, and starts a new request from done', () => {
     const intro = filledIntro();
     expect(run(intro, { type: 'backPressed' })).toBe(intro);
     let done = run(atConfirm(), { type: 'completePressed' });
     done = run(done, { type: 'certificateIssued', id: pendingId(done), preSignedUrl: 'u' });
     expect(done.step).toBe('done');
-    expect(run(done, { type: 'backPressed' })).toBe(done);
+    expect(run(done, { type: 'backPressed' })).toEqual(run(done, { type: 'restarted' }));
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_INTRO, type IntroInput } from '../../src/funnel/funnel-state.js';
 import { validateIntro } from '../../src/funnel/intro-validation.js';
+import type { FunnelMessage } from '../../src/i18n/catalogue.js';
 
 const resident: IntroInput = { ...EMPTY_INTRO, front: '900101', back: '1234567', sido: '서울특별시', sigg: '강남구' };
 const family: IntroInput = { ...EMPTY_INTRO, front: '900101', back: '1234567', mthrNm: '김영희' };
@@ -12,24 +13,31 @@ describe('intro validation', () => {
     expect(validateIntro('family-relations', family)).toEqual({});
   });
 
-  it.each<[string, Partial<IntroInput>, string]>([
-    ['front too short', { front: '90010' }, 'front'],
-    ['front with a letter', { front: '9001a1' }, 'front'],
-    ['front month 13', { front: '901301' }, 'front'],
-    ['front day 32', { front: '900132' }, 'front'],
-    ['front 31 April', { front: '900431' }, 'front'],
-    ['front 29 February of a year that is never a leap year', { front: '010229' }, 'front'],
-    ['back too short', { back: '123456' }, 'back'],
-    ['back too long', { back: '12345678' }, 'back'],
-    ['back with a space', { back: '123 567' }, 'back'],
-    ['no province', { sido: '', sigg: '' }, 'sido'],
-    ['unknown province', { sido: 'Atlantis', sigg: '강남구' }, 'sido'],
-    ['no district', { sigg: '' }, 'sigg'],
-    ['district of another province', { sigg: '해운대구' }, 'sigg'],
-  ])('flags %s on the residential documents', (_case, change, field) => {
+  it.each<[string, Partial<IntroInput>, string, FunnelMessage]>([
+    ['front empty', { front: '' }, 'front', { key: 'validation.front.missing' }],
+    ['front too short', { front: '90010' }, 'front', { key: 'validation.front.missing' }],
+    ['front with a letter', { front: '9001a1' }, 'front', { key: 'validation.front.missing' }],
+    ['front month 13', { front: '901301' }, 'front', { key: 'validation.front.notADate' }],
+    ['front day 32', { front: '900132' }, 'front', { key: 'validation.front.notADate' }],
+    ['front 31 April', { front: '900431' }, 'front', { key: 'validation.front.notADate' }],
+    [
+      'front 29 February of a year that is never a leap year',
+      { front: '010229' },
+      'front',
+      { key: 'validation.front.notADate' },
+    ],
+    ['back empty', { back: '' }, 'back', { key: 'validation.back', values: { count: 0 } }],
+    ['back too short', { back: '123456' }, 'back', { key: 'validation.back', values: { count: 6 } }],
+    ['back too long', { back: '12345678' }, 'back', { key: 'validation.back', values: { count: 8 } }],
+    ['back with a space', { back: '123 567' }, 'back', { key: 'validation.back', values: { count: 7 } }],
+    ['no province', { sido: '', sigg: '' }, 'sido', { key: 'validation.sido' }],
+    ['unknown province', { sido: 'Atlantis', sigg: '강남구' }, 'sido', { key: 'validation.sido' }],
+    ['no district', { sigg: '' }, 'sigg', { key: 'validation.sigg' }],
+    ['district of another province', { sigg: '해운대구' }, 'sigg', { key: 'validation.sigg' }],
+  ])('flags %s on the residential documents', (_case, change, field, message) => {
     const errors = validateIntro('resident-certificate', { ...resident, ...change });
     expect(Object.keys(errors)).toEqual([field]);
-    expect(errors[field as keyof IntroInput]).toEqual({ key: `validation.${field}` });
+    expect(errors[field as keyof IntroInput]).toEqual(message);
   });
 
   it('accepts 29 February when 19YY or 20YY is a leap year (the century is in the back part)', () => {

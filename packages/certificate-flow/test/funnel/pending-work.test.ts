@@ -1,6 +1,6 @@
-import type { CertificateResponse } from '@ferry/contracts';
+import type { CertificateAuthentication, CertificateResponse } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
-import type { CertificateApi } from '../../src/api/certificate-api.js';
+import type { CertificateAnswer, CertificateApi } from '../../src/api/certificate-api.js';
 import { CertificateApiError } from '../../src/api/certificate-api-error.js';
 import { createPureJsCipher } from '../../src/encryption/pure-js-cipher.js';
 import type { CertificateRequest } from '../../src/funnel/certificate-request.js';
@@ -10,9 +10,13 @@ import { type FunnelState, initialFunnelState } from '../../src/funnel/funnel-st
 import { performPendingWork } from '../../src/funnel/pending-work.js';
 import { createNodeCipher, TEST_AES_KEY } from '../support/node-cipher.js';
 
-/** A scripted server: answers each call in turn and records the requests. */
-function scriptedApi(...answers: Array<CertificateResponse | CertificateApiError>) {
+/** A scripted server: answers each call in turn and records the requests; `read` answers the authentication reads. */
+function scriptedApi(...answers: Array<CertificateResponse | CertificateAnswer | CertificateApiError>) {
   const requests: CertificateRequest[] = [];
+  const reads: string[] = [];
+  let read: (id: string) => CertificateAuthentication = () => {
+    throw new CertificateApiError(0, 'NETWORK_ERROR', 'offline');
+  };
   const api: CertificateApi = {
     requestCertificate: async (request) => {
       requests.push(request);
@@ -24,9 +28,37 @@ function scriptedApi(...answers: Array<CertificateResponse | CertificateApiError
     getAssignment: async () => {
       throw new Error('not used');
     },
+    getAuthentication: async (id) => {
+      reads.push(id);
+      return read(id);
+    },
   };
-  return { api, requests };
+  return {
+    api,
+    requests,
+    reads,
+    answerReads: (answer: (id: string) => CertificateAuthentication) => {
+      read = answer;
+    },
+  };
 }
+
+const AUTHENTICATION_ID = '0b6f3c1e-5a2d-4f8b-9c7e-1d2a3b4c5d6e';
+const issuedReading = (remainingSeconds: number): CertificateAuthentication => ({
+  id: AUTHENTICATION_ID,
+  document: 'family-relations',
+  vendor: 'VENDOR_A',
+  provider: 'provider_a',
+  assignmentId: null,
+  status: 'issued',
+  approvalWindowSeconds: 300,
+  approvalExpiresAt: '2025-01-01T00:05:00.000Z',
+  certificate: {
+    preSignedUrl: 'https://objects.test/again.pdf',
+    expiresAt: '2025-01-01T00:10:00.000Z',
+    remainingSeconds,
+  },
+});
 
 /** Dispatches an event, then performs whatever work it asked for, as a client's effect hook does. */
 async function drive(state: FunnelState, event: FunnelEvent, api: CertificateApi): Promise<FunnelState> {
@@ -64,6 +96,64 @@ describe('performing the pending work', () => {
     expect(state).toMatchObject({ step: 'done', preSignedUrl: 'https://objects.test/c.pdf' });
     expect(requests.map((r) => r.body.twoWayInfo)).toEqual([null, twoWayInfo]);
     expect(requests[1]?.body).toMatchObject({ loginOrgCd: 'provider_d', rrn1: '900101', childNm: '홍길순' });
+  });
+
+  it('keeps the authentication’s id, and after issuance reads how long the link lasts', async () => {
+    const scripted = scriptedApi(
+      { preSignedUrl: null, stepData: 'S', twoWayInfo: null, authenticationId: AUTHENTICATION_ID },
+      {
+        preSignedUrl: 'https://objects.test/c.pdf',
+        stepData: null,
+        twoWayInfo: null,
+        authenticationId: AUTHENTICATION_ID,
+      },
+    );
+    scripted.answerReads(() => issuedReading(600));
+    let state = await toProviderChoice(scripted.api, 'VENDOR_A');
+    state = await drive(state, { type: 'providerChosen', provider: 'provider_a' }, scripted.api);
+    expect(state).toMatchObject({ step: 'confirm', authenticationId: AUTHENTICATION_ID });
+    const before = Date.now();
+    state = await drive(state, { type: 'completePressed' }, scripted.api);
+    expect(scripted.reads).toEqual([AUTHENTICATION_ID]);
+    expect(state).toMatchObject({ step: 'done', preSignedUrl: 'https://objects.test/c.pdf' });
+    expect(state.certificateLink?.minutes).toBe(10);
+    expect(state.certificateLink?.expiresAt).toBeGreaterThanOrEqual(before + 600_000);
+  });
+
+  it('shows the issued link even when how long it lasts cannot be read', async () => {
+    const scripted = scriptedApi(
+      { preSignedUrl: null, stepData: 'S', twoWayInfo: null, authenticationId: AUTHENTICATION_ID },
+      {
+        preSignedUrl: 'https://objects.test/c.pdf',
+        stepData: null,
+        twoWayInfo: null,
+        authenticationId: AUTHENTICATION_ID,
+      },
+    );
+    let state = await toProviderChoice(scripted.api, 'VENDOR_A');
+    state = await drive(state, { type: 'providerChosen', provider: 'provider_a' }, scripted.api);
+    state = await drive(state, { type: 'completePressed' }, scripted.api);
+    expect(state).toMatchObject({ step: 'done', preSignedUrl: 'https://objects.test/c.pdf', certificateLink: null });
+  });
+
+  it('reads a resumed authentication again', async () => {
+    const scripted = scriptedApi();
+    scripted.answerReads(() => issuedReading(120));
+    const resuming: FunnelState = {
+      ...initialFunnelState({ vendor: 'VENDOR_A', document: 'family-relations' }),
+      step: 'done',
+      authenticationId: AUTHENTICATION_ID,
+      pending: { kind: 'resume', id: 1 },
+      sequence: 1,
+    };
+    const answer = await performPendingWork(resuming, { api: scripted.api, cipher: createPureJsCipher(TEST_AES_KEY) });
+    expect(answer).toMatchObject({ type: 'authenticationRead', id: 1, authentication: issuedReading(120) });
+    expect(funnelReducer(resuming, answer!)).toMatchObject({
+      step: 'done',
+      preSignedUrl: 'https://objects.test/again.pdf',
+      certificateLink: { minutes: 2 },
+      pending: null,
+    });
   });
 
   it('turns a failed call into an alert, never an exception', async () => {

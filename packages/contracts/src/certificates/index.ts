@@ -1,4 +1,5 @@
 export * from './assignments.js';
+export * from './authentications.js';
 export * from './documents.js';
 export * from './errors.js';
 export * from './identity.js';

@@ -39,10 +39,15 @@ export interface CertificateFunnelController {
 export const nativeAlert =
   (t: Translate): ShowFunnelAlert =>
   (alert, onDismiss) =>
-    Alert.alert(t(alert.title), t(alert.message), [{ text: t('dialog.ok'), onPress: onDismiss }], {
-      cancelable: true,
-      onDismiss,
-    });
+    Alert.alert(
+      t(alert.title, alert.values),
+      t(alert.message, alert.values),
+      [{ text: t('dialog.ok'), onPress: onDismiss }],
+      {
+        cancelable: true,
+        onDismiss,
+      },
+    );
 
 const translators = new Map<CertificateLanguage, Translate>();
 const translatorFor = (language: CertificateLanguage): Translate => {

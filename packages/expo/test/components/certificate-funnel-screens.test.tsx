@@ -58,6 +58,9 @@ function fakeServer(answers: Answer[]) {
       lookups.push(id);
       return { id, certificateVendor: 'VENDOR_B', title: 'e2e', createdAt: '2026-01-01T00:00:00.000Z' };
     },
+    async getAuthentication() {
+      throw new Error('not used: the native funnel does not resume');
+    },
   };
   const server = { api, cipher: createNativeIdentityCipher({ key: KEY, randomBytes: FIXED_IV }) };
   return { server, requests, lookups };
@@ -73,9 +76,9 @@ const started: Answer = (request) =>
       };
 const issued: Answer = () => ({ preSignedUrl: PDF_URL, stepData: null, twoWayInfo: null });
 const failing =
-  (status: number, code: string): Answer =>
+  (status: number, code: string, details: Record<string, unknown> = {}): Answer =>
   () =>
-    new CertificateApiError(status, code, code);
+    new CertificateApiError(status, code, code, details);
 
 /** Presses and lets the work it starts (encryption, a call) settle, as the app's event loop would. */
 async function press(element: Parameters<typeof fireEvent.press>[0]) {
@@ -261,8 +264,8 @@ describe('CertificateFunnel (native screens)', () => {
     const { server, requests } = fakeServer([]);
     await renderFunnel(server);
     await press(screen.getByRole('button', { name: KO.intro.next }));
-    expect(screen.getByText(KO.validation.front)).toBeTruthy();
-    expect(screen.getByText(KO.validation.back)).toBeTruthy();
+    expect(screen.getByText(KO.validation.front.missing)).toBeTruthy();
+    expect(screen.getByText(KO.validation.back.replace('{{count}}', '0'))).toBeTruthy();
     expect(screen.getByText(KO.validation.sido)).toBeTruthy();
     expect(screen.getByTestId('certificate-intro')).toBeTruthy();
     expect(alertSpy).not.toHaveBeenCalled();
@@ -329,7 +332,12 @@ describe('CertificateFunnel (native screens)', () => {
   });
 
   it('"expired": a native alert, back to the provider choice, and a new first call after choosing again', async () => {
-    const { server, requests } = fakeServer([started, failing(410, 'AUTH_EXPIRED'), started]);
+    // VENDOR_B's window, 270 s: the alert says 4 minutes (rounded down, never longer than it is).
+    const { server, requests } = fakeServer([
+      started,
+      failing(410, 'AUTH_EXPIRED', { approvalWindowSeconds: 270 }),
+      started,
+    ]);
     await renderFunnel(server);
     await fillIntro('resident-abstract');
     await press(screen.getByRole('button', { name: KO.intro.next }));
@@ -339,7 +347,7 @@ describe('CertificateFunnel (native screens)', () => {
     const alert = shownAlert();
     expect([alert.title, alert.message]).toEqual([
       KO.alerts.authenticationExpired.title,
-      KO.alerts.authenticationExpired.message,
+      KO.alerts.authenticationExpired.message.replace('{{minutes}}', '4'),
     ]);
     await act(async () => alert.buttons[0]!.onPress());
     await screen.findByTestId('certificate-simpleVerification');
@@ -384,6 +392,35 @@ describe('CertificateFunnel (native screens)', () => {
     expect(screen.queryByTestId('certificate-intro')).toBeNull();
   });
 
+  it('an unknown assignment offers the way back the app gave (onExit)', async () => {
+    const { server } = fakeServer([]);
+    server.api.getAssignment = async () => {
+      throw new CertificateApiError(404, 'ASSIGNMENT_NOT_FOUND', 'gone');
+    };
+    const onExit = jest.fn();
+    render(
+      <CertificateFunnel server={server} entry={{ kind: 'assignment', assignmentId: ASSIGNMENT_ID }} onExit={onExit} />,
+    );
+    await press(await screen.findByRole('button', { name: KO.entry.backToList }));
+    expect(onExit).toHaveBeenCalledTimes(1);
+  });
+
+  it('"identity confirmation needed" names the app’s own menu when it gives one', async () => {
+    const { server } = fakeServer([]);
+    server.api.getAssignment = async () => {
+      throw new CertificateApiError(403, 'NOT_CERTIFIED', 'not certified');
+    };
+    render(
+      <CertificateFunnel
+        server={server}
+        entry={{ kind: 'assignment', assignmentId: ASSIGNMENT_ID }}
+        certificationMenu="내 정보 > 본인인증"
+      />,
+    );
+    await screen.findByTestId('certificate-entry-failure');
+    expect(shownAlert().message).toBe(KO.alerts.notCertified.messageWithMenu.replace('{{menu}}', '내 정보 > 본인인증'));
+  });
+
   it('screen-reader semantics: headings, a radio group for the document, labelled fields, busy state', async () => {
     const { server } = fakeServer([]);
     await renderFunnel(server);
@@ -423,6 +460,7 @@ const EVERY_ALERT: Array<[AlertKind, 'start' | 'complete', number, string]> = [
   ['assignmentNotFound', 'start', 404, 'ASSIGNMENT_NOT_FOUND'],
   ['tooManyRequests', 'complete', 429, 'RATE_LIMITED'],
   ['unavailable', 'complete', 503, 'VENDOR_UNAVAILABLE'],
+  ['network', 'complete', 0, 'NETWORK_ERROR'],
   ['unexpected', 'complete', 500, 'INTERNAL'],
 ];
 
@@ -441,7 +479,9 @@ describe('every alert, as a native alert on the step the web funnel shows', () =
 
     expect(alertSpy).toHaveBeenCalledTimes(1);
     const alert = shownAlert();
-    expect([alert.title, alert.message]).toEqual([KO.alerts[kind].title, KO.alerts[kind].message]);
+    // The words of the shared alert: an expiry the server did not time says so without a number.
+    const message = kind === 'authenticationExpired' ? KO.alerts[kind].messageWithoutLimit : KO.alerts[kind].message;
+    expect([alert.title, alert.message]).toEqual([KO.alerts[kind].title, message]);
     expect(alert.buttons.map((b) => b.text)).toEqual([KO.dialog.ok]);
     // No error step: the person is on the step the shared failure rule names.
     const { step } = failureOutcome(during, { status, code });

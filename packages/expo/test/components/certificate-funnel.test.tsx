@@ -45,6 +45,9 @@ function fakeApi(answers: Array<(request: CertificateRequest) => unknown>) {
     async getAssignment() {
       throw new Error('not used');
     },
+    async getAuthentication() {
+      throw new Error('not used');
+    },
   };
   return { api, requests };
 }

@@ -1,5 +1,11 @@
 import { createDecipheriv } from 'node:crypto';
-import { CERTIFICATE_PROVIDERS, documentLabelKey, providerLabelKey, type Translate } from '@ferry/certificate-flow';
+import {
+  CATALOGUES,
+  CERTIFICATE_PROVIDERS,
+  documentLabelKey,
+  providerLabelKey,
+  type Translate,
+} from '@ferry/certificate-flow';
 import { CERTIFICATE_DOCUMENTS, type CertificateDocument, type CertificateVendor } from '@ferry/contracts';
 import type { Page } from '@playwright/test';
 import { expectAccessible } from '../../../../test/support/browser/accessibility.js';
@@ -151,14 +157,17 @@ test('native screens: "not approved yet" and "expired" are alerts, with no error
   await ferry.advanceClock('VENDOR_A', 301_000);
   await page.getByRole('button', { name: t('confirm.complete'), exact: true }).click();
   await expect.poll(() => alerts.length).toBe(2);
-  expect(alerts[1]).toBe(`${t('alerts.authenticationExpired.title')}\n${t('alerts.authenticationExpired.message')}`);
+  // The server says VENDOR_A's window (300 s): the alert names it.
+  expect(alerts[1]).toBe(
+    `${t('alerts.authenticationExpired.title')}\n${t('alerts.authenticationExpired.message', { minutes: 5 })}`,
+  );
   await stepShown(page, 'simpleVerification');
 });
 
 test('native screens: the person switches to English on the screen', async ({ page, language }) => {
   await openFunnel(page, language, null);
-  await expect(page.getByRole('button', { name: '다음', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: CATALOGUES.ko.intro.next, exact: true })).toBeVisible();
   await page.getByRole('radio', { name: 'English', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Next', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: CATALOGUES.en.intro.next, exact: true })).toBeVisible();
   await expect(page.getByRole('radio', { name: 'Family relations certificate', exact: true })).toBeVisible();
 });

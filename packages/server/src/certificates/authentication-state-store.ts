@@ -36,6 +36,8 @@ export interface BoundClaim extends AuthenticationBinding {
 export interface AuthenticationStateStore {
   record(state: AuthenticationState): Promise<void>;
   findByHash(stateHash: string): Promise<AuthenticationState | undefined>;
+  /** The state with this id, whoever it belongs to (the caller checks the owner). */
+  findById(id: string): Promise<AuthenticationState | undefined>;
   /**
    * Takes the completion lease: succeeds for a pending state, or a completing one whose lease ran
    * out (its holder died). Exactly one of several concurrent second calls gets it.

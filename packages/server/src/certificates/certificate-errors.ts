@@ -26,12 +26,20 @@ export class AuthPending extends DomainError {
   }
 }
 
+/**
+ * The vendor's approval window (`<VENDOR>_AUTH_TTL_SECONDS`), in the details of the answers that
+ * send the person back to the provider choice, so a client can say how long they have next time.
+ */
+const approvalWindow = (seconds: number | undefined) =>
+  seconds === undefined ? {} : { approvalWindowSeconds: seconds };
+
 /** The authentication timed out, was used up, or its PDF was removed by retention: start again. */
 export class AuthExpired extends DomainError {
   override name = 'AuthExpired';
-  constructor() {
+  constructor(approvalWindowSeconds?: number) {
     super('gone', 'AUTH_EXPIRED', 'The authentication has expired or was already used. Start again.', {
       retryable: false,
+      ...approvalWindow(approvalWindowSeconds),
     });
   }
 }
@@ -39,8 +47,21 @@ export class AuthExpired extends DomainError {
 /** The vendor state is unknown (tampered) or bound to another user, document, vendor, provider or assignment. */
 export class AuthStateInvalid extends DomainError {
   override name = 'AuthStateInvalid';
+  constructor(approvalWindowSeconds?: number) {
+    super(
+      'forbidden',
+      'AUTH_STATE_INVALID',
+      'This authentication does not belong to this request.',
+      approvalWindow(approvalWindowSeconds),
+    );
+  }
+}
+
+/** Another user's authentication is indistinguishable from a missing one: no probing of ids. */
+export class AuthenticationNotFound extends DomainError {
+  override name = 'AuthenticationNotFound';
   constructor() {
-    super('forbidden', 'AUTH_STATE_INVALID', 'This authentication does not belong to this request.');
+    super('not-found', 'AUTHENTICATION_NOT_FOUND', 'No such authentication for this user.');
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { assignmentSchemas, certificateRequestSchemas } from '@ferry/contracts';
+import { assignmentSchemas, authenticationSchemas, certificateRequestSchemas } from '@ferry/contracts';
 import type { VendorSimulator } from '@ferry/dev-tools';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
@@ -10,6 +10,7 @@ import { type CertificateConfig, type ConfiguredVendor, vendorAccount } from '..
 import { developmentRoutes } from '../routes/dev/development-routes.js';
 import { operatorAssignmentsRoute } from '../routes/v2/operator/assignments.js';
 import { userAssignmentsRoute } from '../routes/v2/user/assignments.js';
+import { certificateAuthenticationRoute } from '../routes/v2/user/certificate/authentication-route.js';
 import { certificateRoutes } from '../routes/v2/user/certificate/certificate-routes.js';
 import type { CertificateRouteContext } from '../routes/v2/user/certificate/issue-route.js';
 import { DEFAULT_WEB_ROOT, webAppRoutes } from '../routes/web.js';
@@ -161,6 +162,7 @@ export const certificatesPlugin = fp<CertificatesPluginOptions>(
       bodyLimitBytes: config.bodyLimitBytes,
     };
     certificateRoutes(app, context, certificateRequestSchemas(facts));
+    certificateAuthenticationRoute(app, { service: issuance, requireUser, schemas: authenticationSchemas(facts) });
     userAssignmentsRoute(app, { service: assignments, requireUser, schemas: assignmentApi });
     // Outside production the release token doubles as operator token, so a fresh checkout can create
     // assignments; production mounts the endpoint only with its own OPERATOR_TOKEN.

@@ -177,6 +177,6 @@ describe('a duplicate second call in this process', () => {
     await expect(duplicate).rejects.toMatchObject({ code: 'AUTH_PENDING', retryAfterSeconds: 2 });
     expect(service.waitingDuplicates).toEqual({ inProcess: 0, onLease: 0 });
     answerVendor();
-    expect((await holder).preSignedUrl).toMatch(/^https:\/\/objects\.test\/certificates\//);
+    expect((await holder).response.preSignedUrl).toMatch(/^https:\/\/objects\.test\/certificates\//);
   });
 });

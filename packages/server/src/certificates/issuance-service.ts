@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
+  AuthenticationStatus,
   CertificateDocument,
   CertificateResponse,
   ProviderCode,
@@ -21,7 +22,15 @@ import {
 import type { AssignmentService } from './assignment-service.js';
 import { checkBinding, type SecondCall } from './authentication-binding.js';
 import type { AuthenticationBinding, AuthenticationStateStore } from './authentication-state-store.js';
-import { AuthExpired, AuthPending, AuthStateInvalid, UnsupportedProvider, VendorError } from './certificate-errors.js';
+import { authenticationView } from './authentication-view.js';
+import {
+  AuthExpired,
+  AuthenticationNotFound,
+  AuthPending,
+  AuthStateInvalid,
+  UnsupportedProvider,
+  VendorError,
+} from './certificate-errors.js';
 import { certificateObjectKey } from './certificate-object-key.js';
 import { certificateFlowFailed, certificateFlowSucceeded } from './flow-outcome.js';
 import { decryptIdentityPart, UndecryptableIdentityError } from './identity-crypto.js';
@@ -48,6 +57,23 @@ export interface IssueCommand {
   stepData: string | null;
   twoWayInfo: TwoWayInfo | null;
   assignmentId: string | null;
+}
+
+/** What a certificate call answers: the spec's response object, and the authentication it started or completed. */
+export interface IssueAnswer {
+  response: CertificateResponse;
+  /** The recorded authentication's id, which its owner may read again (GET …/authentications/:id). */
+  authenticationId: string;
+}
+
+/** An authentication as its owner reads it again (GET /v2/user/certificate/authentications/:id). */
+export interface AuthenticationReading extends AuthenticationBinding {
+  id: string;
+  status: AuthenticationStatus;
+  approvalWindowSeconds: number;
+  approvalExpiresAt: number;
+  /** Only when issued: a link signed for what is left of its lifetime (null when nothing is), its end, what is left. */
+  certificate: { preSignedUrl: string | null; expiresAt: number; remainingSeconds: number } | null;
 }
 
 /** Time one request spent waiting for the vendor and for object storage, so Ferry's own share can be told apart. */
@@ -100,7 +126,7 @@ const MAX_LEASE_POLL_MS = 400;
 /** A second call this process is completing, which concurrent duplicates of it wait for. */
 interface InFlightCompletion {
   binding: AuthenticationBinding;
-  result: Promise<CertificateResponse>;
+  result: Promise<IssueAnswer>;
 }
 
 const bindingOf = ({ userId, vendor, document, provider, assignmentId }: AuthenticationBinding) => ({
@@ -137,7 +163,7 @@ export class IssuanceService {
   async issue(
     command: IssueCommand,
     stopwatch: RequestStopwatch = { vendorMs: 0, storageMs: 0 },
-  ): Promise<CertificateResponse> {
+  ): Promise<IssueAnswer> {
     const metrics = this.deps.metrics;
     const vendor = this.vendorOf(command);
     if (!metrics) return this.issueOnce(command, vendor, stopwatch);
@@ -152,6 +178,36 @@ export class IssuanceService {
     }
   }
 
+  /**
+   * An authentication of this user, read again: where it stands, and the issued document's link for
+   * what is left of its lifetime. Another user's id is indistinguishable from a missing one.
+   */
+  async authenticationOf(id: string, userId: string): Promise<AuthenticationReading> {
+    const state = await this.deps.states.findById(id);
+    if (!state || state.userId !== userId) throw new AuthenticationNotFound();
+    const issuance = await this.deps.issuances.findByAuthenticationState(state.id);
+    const view = authenticationView(state, issuance, {
+      now: this.now().getTime(),
+      urlTtlSeconds: this.deps.urlTtlSeconds,
+    });
+    let certificate: AuthenticationReading['certificate'] = null;
+    if (view.link && issuance) {
+      const { expiresAt, remainingSeconds } = view.link;
+      const preSignedUrl =
+        remainingSeconds > 0 ? await this.deps.objects.signedGetUrl(issuance.objectKey, remainingSeconds) : null;
+      certificate = { preSignedUrl, expiresAt, remainingSeconds };
+    }
+    return {
+      ...bindingOf(state),
+      id: state.id,
+      status: view.status,
+      // The window it was started with (the vendor's at the time), as recorded.
+      approvalWindowSeconds: Math.max(1, Math.round((state.expiresAt - state.createdAt) / 1000)),
+      approvalExpiresAt: state.expiresAt,
+      certificate,
+    };
+  }
+
   /** The command's vendor; the request schema is built from the same registry, so it is always one. */
   private vendorOf(command: IssueCommand): IssuingVendor {
     const vendor = this.deps.vendors.get(command.vendor);
@@ -163,7 +219,7 @@ export class IssuanceService {
     command: IssueCommand,
     vendor: IssuingVendor,
     stopwatch: RequestStopwatch,
-  ): Promise<CertificateResponse> {
+  ): Promise<IssueAnswer> {
     const { client } = vendor;
     const request = this.vendorRequest(command);
     const support = decideProviderSupport({
@@ -177,7 +233,7 @@ export class IssuanceService {
     }
     const state = this.stateOf(command, vendor);
     return state
-      ? this.complete(command, client, request, state, stopwatch)
+      ? this.complete(command, vendor, request, state, stopwatch)
       : this.start(command, vendor, request, stopwatch);
   }
 
@@ -227,7 +283,12 @@ export class IssuanceService {
         { vendor: command.vendor, document: command.document, step, kind: error.kind, vendorCode: error.vendorCode },
         'vendor call failed',
       );
-      throw errorForVendorFailure(error, { vendor: command.vendor, step, timeoutMs: this.deps.vendorTimeoutMs });
+      throw errorForVendorFailure(error, {
+        vendor: command.vendor,
+        step,
+        timeoutMs: this.deps.vendorTimeoutMs,
+        approvalWindowSeconds: this.deps.vendors.get(command.vendor)?.authTtlSeconds,
+      });
     } finally {
       stopwatch.vendorMs += performance.now() - started;
     }
@@ -238,13 +299,14 @@ export class IssuanceService {
     vendor: IssuingVendor,
     request: VendorIssuanceRequest,
     stopwatch: RequestStopwatch,
-  ): Promise<CertificateResponse> {
+  ): Promise<IssueAnswer> {
     const state = await this.atVendor(command, 'start', stopwatch, (signal) =>
       vendor.client.startAuthentication(request, { signal }),
     );
     const now = this.now().getTime();
+    const authenticationId = randomUUID();
     await this.deps.states.record({
-      id: randomUUID(),
+      id: authenticationId,
       stateHash: hashVendorState(command.vendor, state),
       userId: command.userId,
       vendor: command.vendor,
@@ -257,18 +319,21 @@ export class IssuanceService {
       createdAt: now,
     });
     this.deps.log.info({ vendor: command.vendor, document: command.document }, 'simple authentication started');
-    return state.field === 'stepData'
-      ? { preSignedUrl: null, stepData: state.stepData, twoWayInfo: null }
-      : { preSignedUrl: null, stepData: null, twoWayInfo: state.twoWayInfo };
+    const response: CertificateResponse =
+      state.field === 'stepData'
+        ? { preSignedUrl: null, stepData: state.stepData, twoWayInfo: null }
+        : { preSignedUrl: null, stepData: null, twoWayInfo: state.twoWayInfo };
+    return { response, authenticationId };
   }
 
   private async complete(
     command: IssueCommand,
-    client: VendorClient,
+    vendor: IssuingVendor,
     request: VendorIssuanceRequest,
     vendorState: VendorAuthState,
     stopwatch: RequestStopwatch,
-  ): Promise<CertificateResponse> {
+  ): Promise<IssueAnswer> {
+    const { client } = vendor;
     const call: SecondCall = {
       userId: command.userId,
       vendor: command.vendor,
@@ -291,7 +356,7 @@ export class IssuanceService {
     // and is sorted out below, changing nothing on the way.
     const claimedId = await this.deps.states.claimBound({ ...call, stateHash, leaseUntil: this.leaseFrom(call.now) });
     if (claimedId) return issue(claimedId);
-    return this.claimUnusual(call, stateHash, deadline, issue);
+    return this.claimUnusual(call, vendor, stateHash, deadline, issue);
   }
 
   /** The lease outlives the vendor timeout, so a crashed holder frees it. */
@@ -310,10 +375,11 @@ export class IssuanceService {
    */
   private async claimUnusual(
     call: SecondCall,
+    vendor: IssuingVendor,
     stateHash: string,
     deadline: number,
-    issue: (stateId: string) => Promise<CertificateResponse>,
-  ): Promise<CertificateResponse> {
+    issue: (stateId: string) => Promise<IssueAnswer>,
+  ): Promise<IssueAnswer> {
     let pollMs = FIRST_LEASE_POLL_MS;
     for (;;) {
       const state = await this.deps.states.findByHash(stateHash);
@@ -328,13 +394,13 @@ export class IssuanceService {
           },
           'authentication state refused',
         );
-        throw new AuthStateInvalid();
+        throw new AuthStateInvalid(vendor.authTtlSeconds);
       }
-      if (verdict.kind === 'reissue') return this.reissue(state.id);
+      if (verdict.kind === 'reissue') return this.reissue(state.id, vendor);
       const held = state.status === 'completing' && state.leaseUntil !== null && state.leaseUntil > now;
       // An unexpired lease may still issue, even past the state's lifetime: wait for it rather than
       // answer "expired" to a call whose duplicate is about to answer the document.
-      if (verdict.kind === 'expired' && !held) throw new AuthExpired();
+      if (verdict.kind === 'expired' && !held) throw new AuthExpired(vendor.authTtlSeconds);
       if (verdict.kind === 'complete' && (await this.deps.states.claim(state.id, now, this.leaseFrom(now)))) {
         return issue(state.id);
       }
@@ -345,7 +411,7 @@ export class IssuanceService {
         // Out of time: the document if it was issued just now, otherwise what a call meeting a held
         // lease answered before duplicates waited.
         const current = await this.deps.states.findByHash(stateHash);
-        if (current?.status === 'issued') return this.reissue(current.id);
+        if (current?.status === 'issued') return this.reissue(current.id, vendor);
         throw new AuthPending();
       }
       this.waiting.onLease++;
@@ -365,8 +431,8 @@ export class IssuanceService {
   private inFlightUnder(
     stateHash: string,
     binding: AuthenticationBinding,
-    work: () => Promise<CertificateResponse>,
-  ): Promise<CertificateResponse> {
+    work: () => Promise<IssueAnswer>,
+  ): Promise<IssueAnswer> {
     const result = work();
     const entry: InFlightCompletion = { binding: bindingOf(binding), result };
     this.inFlight.set(stateHash, entry);
@@ -386,13 +452,13 @@ export class IssuanceService {
     stateHash: string,
     call: AuthenticationBinding,
     deadline: number,
-  ): Promise<CertificateResponse> | undefined {
+  ): Promise<IssueAnswer> | undefined {
     const entry = this.inFlight.get(stateHash);
     if (!entry || !sameBinding(entry.binding, call)) return undefined;
     return this.awaitInFlight(entry.result, deadline);
   }
 
-  private async awaitInFlight(result: Promise<CertificateResponse>, deadline: number): Promise<CertificateResponse> {
+  private async awaitInFlight(result: Promise<IssueAnswer>, deadline: number): Promise<IssueAnswer> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new AuthPending()), Math.max(0, deadline - performance.now()));
@@ -422,7 +488,7 @@ export class IssuanceService {
     vendorState: VendorAuthState,
     stateId: string,
     stopwatch: RequestStopwatch,
-  ): Promise<CertificateResponse> {
+  ): Promise<IssueAnswer> {
     let issuanceId: string;
     let objectKey: string;
     /** Set once the PDF is in the object store, so a failure after it knows there is one to remove. */
@@ -462,7 +528,7 @@ export class IssuanceService {
       throw error;
     }
     this.deps.log.info({ vendor: command.vendor, document: command.document, issuanceId }, 'certificate issued');
-    return this.answerWithUrl(objectKey);
+    return { response: await this.answerWithUrl(objectKey), authenticationId: stateId };
   }
 
   /**
@@ -484,10 +550,12 @@ export class IssuanceService {
   }
 
   /** Answers an issued document with a fresh URL; a PDF removed by retention counts as expired. */
-  private async reissue(stateId: string): Promise<CertificateResponse> {
+  private async reissue(stateId: string, vendor: IssuingVendor): Promise<IssueAnswer> {
     const issuance = await this.deps.issuances.findByAuthenticationState(stateId);
-    if (!issuance || issuance.deletedAt !== null || issuance.expiresAt <= this.now().getTime()) throw new AuthExpired();
-    return this.answerWithUrl(issuance.objectKey);
+    if (!issuance || issuance.deletedAt !== null || issuance.expiresAt <= this.now().getTime()) {
+      throw new AuthExpired(vendor.authTtlSeconds);
+    }
+    return { response: await this.answerWithUrl(issuance.objectKey), authenticationId: stateId };
   }
 
   private async answerWithUrl(objectKey: string): Promise<CertificateResponse> {

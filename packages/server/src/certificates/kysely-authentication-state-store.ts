@@ -64,6 +64,15 @@ export class KyselyAuthenticationStateStore implements AuthenticationStateStore 
     return row && toState(row);
   }
 
+  async findById(id: string): Promise<AuthenticationState | undefined> {
+    const row = await this.db
+      .selectFrom('certificate_authentication_states')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toState(row);
+  }
+
   async claim(id: string, now: number, leaseUntil: number): Promise<boolean> {
     const result = await this.db
       .updateTable('certificate_authentication_states')

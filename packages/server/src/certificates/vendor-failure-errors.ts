@@ -15,7 +15,7 @@ import {
  */
 export function errorForVendorFailure(
   failure: VendorFailure,
-  context: { vendor: string; step: 'start' | 'complete'; timeoutMs: number },
+  context: { vendor: string; step: 'start' | 'complete'; timeoutMs: number; approvalWindowSeconds?: number },
 ): DomainError {
   const { vendor } = context;
   const kind =
@@ -27,9 +27,9 @@ export function errorForVendorFailure(
     case 'pending':
       return new AuthPending();
     case 'expired':
-      return new AuthExpired();
+      return new AuthExpired(context.approvalWindowSeconds);
     case 'state-invalid':
-      return new AuthStateInvalid();
+      return new AuthStateInvalid(context.approvalWindowSeconds);
     case 'rejected':
       return new VendorRejected(vendor, failure.vendorCode);
     case 'timeout':

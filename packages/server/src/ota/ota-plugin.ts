@@ -63,6 +63,8 @@ export interface OtaPluginOptions {
   /** Where the area puts what it does once the instance listens (loading and warming the cache). */
   startupWork?: StartupWork;
   now?: () => Date;
+  /** The built release console served at /console/; defaults to the one shipped with the server. */
+  consoleRoot?: string;
 }
 
 /** The key a release-endpoint rate limit counts by: the token (hashed, never stored), else the address. */
@@ -306,5 +308,5 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     requireViewer: requireOperatorAction('read'),
     perMinute: options.limits.releasePerMinute,
   });
-  await consoleAppRoutes(app, { root: DEFAULT_CONSOLE_ROOT });
+  await consoleAppRoutes(app, { root: options.consoleRoot ?? DEFAULT_CONSOLE_ROOT });
 };

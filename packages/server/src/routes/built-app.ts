@@ -14,10 +14,26 @@ const fromSources = import.meta.url.endsWith('.ts');
 export const builtAppRoot = (packaged: string, checkout: string): string =>
   !fromSources && fs.existsSync(packaged) ? packaged : checkout;
 
+/** What a built app's directory holds but never serves: source maps, and the compressed forms by their own names. */
+const UNSERVED = /\.(?:map|br|gz)$/;
+
 /**
- * The headers a built app's files are served with: `assets/` is named by content hash (Vite), so
- * it is cached for good, while index.html is always revalidated and carries the app's CSP.
+ * How a built app (the web funnel, the console) is served by @fastify/static:
+ * - JavaScript and CSS in the form the request accepts: the build writes `.br` and `.gz` beside
+ *   each file (scripts/vite-precompress.ts), chosen by `accept-encoding` with `vary:
+ *   accept-encoding`, the file itself when none fits; nothing is compressed per request.
+ * - `assets/` is named by content hash (Vite), so it is cached for good; index.html is always
+ *   revalidated and carries the app's CSP.
+ * - Source maps are never served (they would publish the sources), nor the `.br`/`.gz` files
+ *   under their own names.
  */
+export const builtAppServing = (root: string, options: { contentSecurityPolicy: string; frameOptions?: 'DENY' }) => ({
+  preCompressed: true,
+  allowedPath: (pathName: string) => !UNSERVED.test(pathName),
+  setHeaders: builtAppHeaders(root, options),
+});
+
+/** The headers of a built app's files (see builtAppServing). */
 export const builtAppHeaders =
   (root: string, options: { contentSecurityPolicy: string; frameOptions?: 'DENY' }) =>
   (reply: FastifyReply, filePath: string): void => {

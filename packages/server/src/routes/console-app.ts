@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../http/error-body.js';
-import { builtAppHeaders, builtAppRoot } from './built-app.js';
+import { builtAppRoot, builtAppServing } from './built-app.js';
 
 /** The built console: `console/` of the installed package, or `npm run build -w @ferry/console`'s output. */
 export const DEFAULT_CONSOLE_ROOT = builtAppRoot(
@@ -49,7 +49,7 @@ export async function consoleAppRoutes(app: FastifyInstance, options: { root: st
       index: ['index.html'],
       cacheControl: false,
       serveDotFiles: false,
-      setHeaders: builtAppHeaders(options.root, {
+      ...builtAppServing(options.root, {
         contentSecurityPolicy: CONSOLE_CONTENT_SECURITY_POLICY,
         frameOptions: 'DENY',
       }),

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../http/error-body.js';
-import { builtAppHeaders, builtAppRoot } from './built-app.js';
+import { builtAppRoot, builtAppServing } from './built-app.js';
 
 /** The built funnel: `web/` of the installed package, or `npm run build -w @ferry/web`'s output. */
 export const DEFAULT_WEB_ROOT = builtAppRoot(
@@ -82,7 +82,7 @@ export async function webAppRoutes(app: FastifyInstance, options: WebAppOptions)
     index: ['index.html'],
     cacheControl: false,
     serveDotFiles: false,
-    setHeaders: builtAppHeaders(options.root, { contentSecurityPolicy: WEB_CONTENT_SECURITY_POLICY }),
+    ...builtAppServing(options.root, { contentSecurityPolicy: WEB_CONTENT_SECURITY_POLICY }),
     schemaHide: true,
   });
 }

@@ -95,4 +95,11 @@ describeEachEngine('AuthenticationStateStore.claimBound contract', (engine) => {
     expect(results.filter((id) => id === state.id)).toHaveLength(1);
     expect(results.filter((id) => id === undefined)).toHaveLength(7);
   });
+
+  it('finds a state by its id, as recorded, and nothing for an unknown id', async () => {
+    const state = recorded({ assignmentId });
+    await store.record(state);
+    expect(await store.findById(state.id)).toEqual(state);
+    expect(await store.findById(randomUUID())).toBeUndefined();
+  });
 });

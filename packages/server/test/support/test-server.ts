@@ -81,6 +81,8 @@ export interface TestServerOptions {
   configure?: (config: Config) => Config;
   /** The built web app to serve at `/` (default apps/web/dist). */
   webRoot?: string;
+  /** The built release console to serve at /console/ (default apps/console/dist). */
+  consoleRoot?: string;
   /** The vendors certificates are issued through (default: the built-in ones). */
   registry?: VendorRegistry;
 }
@@ -111,6 +113,7 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     logger: pino({ level: options.logLevel ?? 'info' }, logs),
     now: options.now,
     webRoot: options.webRoot,
+    consoleRoot: options.consoleRoot,
   });
   // Every answer is checked against the served OpenAPI document; close() fails on one it does not declare.
   const undeclared = watchAnswers(app.server, () => app.swagger() as unknown as OpenApiDocument);

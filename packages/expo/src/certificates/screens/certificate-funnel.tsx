@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ActivityIndicator, ScrollView, View } from 'react-native';
 import { KeepAllText } from '../../text/keep-all-text.js';
 import { nativeAlert, type ShowFunnelAlert, useCertificateFunnel } from '../use-certificate-funnel.js';
+import { ActionButton } from './action-button.js';
 import { BusyStatus } from './busy-status.js';
 import { CertificateFunnelI18n } from './certificate-funnel-i18n.js';
 import { type CertificateServer, useCertificateDependencies } from './certificate-server.js';
@@ -34,6 +35,13 @@ export interface CertificateFunnelProps {
   language?: CertificateLanguage;
   /** Replaces Alert.alert, e.g. with the app's own dialog. */
   showAlert?: ShowFunnelAlert;
+  /**
+   * The app's own menu where a member confirms their identity, named in the "identity confirmation
+   * needed" alert (e.g. "내 정보 > 본인인증"); without it the alert asks them to confirm it, naming no menu.
+   */
+  certificationMenu?: string;
+  /** Leaves the funnel (e.g. navigation.goBack): offered when it cannot start, such as for an unknown assignment. */
+  onExit?: () => void;
 }
 
 export const CERTIFICATE_STEP_SCREENS = {
@@ -60,7 +68,7 @@ type Resolved =
   | { status: 'ready'; entry: FunnelEntry }
   | { status: 'failed'; alert: AlertKind };
 
-function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, 'language'>) {
+function FunnelRoot({ server, entry, showAlert, certificationMenu, onExit }: Omit<CertificateFunnelProps, 'language'>) {
   const text = useFunnelText();
   const deps = useCertificateDependencies(server);
   const presenter = showAlert ?? nativeAlert(text.t);
@@ -74,13 +82,13 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
     setResolved({ status: 'loading' });
     const point: FunnelEntryPoint = assignmentId === null ? { kind: 'menu' } : { kind: 'assignment', assignmentId };
     resolveFunnelEntry(point, deps.api).then(
-      (resolvedEntry) => current && setResolved({ status: 'ready', entry: resolvedEntry }),
+      (resolvedEntry) => current && setResolved({ status: 'ready', entry: { ...resolvedEntry, certificationMenu } }),
       (error: unknown) => current && setResolved({ status: 'failed', alert: entryFailureAlert(error) }),
     );
     return () => {
       current = false;
     };
-  }, [assignmentId, deps.api]);
+  }, [assignmentId, deps.api, certificationMenu]);
 
   return (
     <ScrollView
@@ -111,7 +119,13 @@ function FunnelRoot({ server, entry, showAlert }: Omit<CertificateFunnelProps, '
           <KeepAllText style={funnelStyles.muted}>{text.t('loading')}</KeepAllText>
         </View>
       ) : (
-        <EntryFailure kind={resolved.alert} showAlert={presenter} />
+        <EntryFailure
+          kind={resolved.alert}
+          showAlert={presenter}
+          certificationMenu={certificationMenu}
+          onExit={onExit}
+          fromAssignment={assignmentId !== null}
+        />
       )}
     </ScrollView>
   );
@@ -149,10 +163,25 @@ function FunnelSteps({
   );
 }
 
-/** The funnel could not start (an unknown assignment, a signed-out user): the alert, and its words on screen. */
-function EntryFailure({ kind, showAlert }: { kind: AlertKind; showAlert: ShowFunnelAlert }) {
+/**
+ * The funnel could not start (an unknown assignment, a signed-out user): the alert, its words on
+ * screen, and the way back when the app gave one.
+ */
+function EntryFailure({
+  kind,
+  showAlert,
+  certificationMenu,
+  onExit,
+  fromAssignment,
+}: {
+  kind: AlertKind;
+  showAlert: ShowFunnelAlert;
+  certificationMenu?: string;
+  onExit?: () => void;
+  fromAssignment: boolean;
+}) {
   const text = useFunnelText();
-  const alert = alertOf(kind);
+  const alert = alertOf(kind, { certificationMenu });
   const shown = useRef(false);
   useEffect(() => {
     if (shown.current) return;
@@ -161,8 +190,15 @@ function EntryFailure({ kind, showAlert }: { kind: AlertKind; showAlert: ShowFun
   }, [alert, showAlert]);
   return (
     <View style={funnelStyles.screen} testID="certificate-entry-failure">
-      <StepHeading>{text.t(alert.title)}</StepHeading>
-      <KeepAllText style={funnelStyles.body}>{text.t(alert.message)}</KeepAllText>
+      <StepHeading>{text.t(alert.title, alert.values)}</StepHeading>
+      <KeepAllText style={funnelStyles.body}>{text.t(alert.message, alert.values)}</KeepAllText>
+      {onExit ? (
+        <ActionButton
+          label={text.t(fromAssignment ? 'entry.backToList' : 'entry.back')}
+          onPress={onExit}
+          testID="certificate-exit"
+        />
+      ) : null}
     </View>
   );
 }

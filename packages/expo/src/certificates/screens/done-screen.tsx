@@ -20,7 +20,11 @@ export function DoneScreen({ state, dispatch }: CertificateStepProps) {
     <View style={funnelStyles.screen} testID="certificate-done">
       <StepHeading>{text.t('done.heading')}</StepHeading>
       <ChosenDocument document={state.document} />
-      <KeepAllText style={funnelStyles.body}>{text.t('done.issued', { document })}</KeepAllText>
+      <KeepAllText style={funnelStyles.body}>
+        {state.certificateLink
+          ? text.t('done.issued', { minutes: state.certificateLink.minutes })
+          : text.t('done.issuedWithoutLimit')}
+      </KeepAllText>
       <View style={funnelStyles.actions}>
         <ActionButton
           primary

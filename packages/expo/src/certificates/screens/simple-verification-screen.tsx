@@ -36,6 +36,7 @@ export function SimpleVerificationScreen({ state, dispatch }: CertificateStepPro
         onPress={() => dispatch({ type: 'backPressed' })}
         testID="certificate-back"
       />
+      <KeepAllText style={funnelStyles.muted}>{text.t('verification.backHint')}</KeepAllText>
     </View>
   );
 }

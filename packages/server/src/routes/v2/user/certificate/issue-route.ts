@@ -1,6 +1,6 @@
 import {
+  AUTHENTICATION_ID_HEADER,
   type CertificateDocument,
-  type CertificateResponse,
   certificateV2Response,
   documentTitle,
   ErrorBody,
@@ -51,6 +51,7 @@ export function certificateIssueRoute<Body extends z.ZodType>(
       onRequest: [context.requireUser, context.rateLimit],
       schema: {
         summary: `${documentTitle(endpoint.document)}: first call starts simple authentication, second call issues the PDF`,
+        description: `Both answers name the authentication in the \`${AUTHENTICATION_ID_HEADER}\` header; its owner reads it again with GET /v2/user/certificate/authentications/{id}.`,
         tags: ['certificates'],
         body: endpoint.body,
         response: {
@@ -75,10 +76,11 @@ export function certificateIssueRoute<Body extends z.ZodType>(
       const stopwatch: RequestStopwatch = { vendorMs: 0, storageMs: 0 };
       request.certificateStopwatch = stopwatch;
       try {
-        const result: CertificateResponse = await context.service.issue(
+        const { response: result, authenticationId } = await context.service.issue(
           endpoint.toCommand(request.body as z.infer<Body>, user.userId),
           stopwatch,
         );
+        reply.header(AUTHENTICATION_ID_HEADER, authenticationId);
         return { [wrapperKey]: result };
       } finally {
         reply.header(

@@ -220,7 +220,8 @@ describeEachEngine('certificate errors', (engine) => {
         410,
         'AUTH_EXPIRED',
       );
-      expect(error.details).toEqual({ retryable: false });
+      // The vendor's approval window, so the client can say how long the person has next time.
+      expect(error.details).toEqual({ retryable: false, approvalWindowSeconds: ttlMs / 1000 });
     });
 
     it('AUTH_EXPIRED from our own bookkeeping, without asking the vendor', async () => {
@@ -228,11 +229,12 @@ describeEachEngine('certificate errors', (engine) => {
       await control(vendor, '/sessions/latest/approve');
       clockOffsetMs = ttlMs;
       const calls = server.vendorCalls();
-      await expectError(
+      const error = await expectError(
         await server.post(document, secondBodyFor(document, first, { vendor }), token),
         410,
         'AUTH_EXPIRED',
       );
+      expect(error.details).toEqual({ retryable: false, approvalWindowSeconds: ttlMs / 1000 });
       expect(server.vendorCalls()).toBe(calls);
     });
 
@@ -292,7 +294,13 @@ describeEachEngine('certificate errors', (engine) => {
       const attempt = change(first);
       const [calls, counts] = [server.vendorCalls(), await countRows()];
       const tokenToUse = attempt.otherUser ? await server.tokenFor(newUser()) : token;
-      await expectError(await server.post(attempt.document, attempt.body, tokenToUse), 403, 'AUTH_STATE_INVALID');
+      const error = await expectError(
+        await server.post(attempt.document, attempt.body, tokenToUse),
+        403,
+        'AUTH_STATE_INVALID',
+      );
+      // The window of the request's vendor: the person starts again from the provider choice.
+      expect(error.details).toEqual({ approvalWindowSeconds: ttlMs / 1000 });
       expect(server.vendorCalls()).toBe(calls);
       expect(await countRows()).toEqual(counts);
       // The rightful owner can still finish.
