@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayPerform, OPERATOR_ACTIONS, type OperatorAction, type Principal } from './operator-roles.js';
+import { mayPerform, OPERATOR_ACTIONS, type OperatorAction, type Principal } from './operator-actions.js';
 
 // One row per action: who may perform it (v = viewer, r = releaser, a = admin, t = release token).
 const TABLE: Record<OperatorAction, string> = {
