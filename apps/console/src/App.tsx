@@ -1,13 +1,15 @@
-import { ConsoleSession } from '@ferry/contracts';
+import { ConsoleSession, mayPerform } from '@ferry/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getJson, SESSION_ENDED, send } from './api.js';
 import { LiveUpdates, useLive } from './live.js';
 import { AuditPage } from './pages/AuditPage.js';
 import { ReleasePage } from './pages/ReleasePage.js';
 import { SignInPage } from './pages/SignInPage.js';
+import { TokensPage } from './pages/TokensPage.js';
 import { TrackPage } from './pages/TrackPage.js';
 import { TracksPage } from './pages/TracksPage.js';
 import { href, type Route, useRoute } from './router.js';
+import { SessionProvider, useMay } from './session.js';
 
 function LiveStatusLine({ notice }: { notice: string }) {
   const live = useLive();
@@ -26,6 +28,7 @@ function LiveStatusLine({ notice }: { notice: string }) {
 }
 
 function Page({ route, onDone }: { route: Route; onDone: (message: string) => void }) {
+  const may = useMay();
   switch (route.page) {
     case 'track':
       return <TrackPage track={route.track} onDone={onDone} />;
@@ -33,6 +36,9 @@ function Page({ route, onDone }: { route: Route; onDone: (message: string) => vo
       return <ReleasePage releaseId={route.releaseId} onDone={onDone} />;
     case 'audit':
       return <AuditPage />;
+    case 'tokens':
+      // Only for those who may manage tokens; anyone else gets the tracks, as for an unknown page.
+      return may('tokens.manage') ? <TokensPage onDone={onDone} /> : <TracksPage />;
     default:
       return <TracksPage />;
   }
@@ -49,30 +55,38 @@ function Console({ session, onSignOut }: { session: ConsoleSession; onSignOut: (
     setNotice('');
   }, [route]);
   const current = (page: Route['page']) => (route.page === page ? 'page' : undefined);
+  const may = (action: Parameters<typeof mayPerform>[1]) => mayPerform(session.role, action);
   return (
-    <LiveUpdates>
-      <header className="top">
-        <span className="brand">Ferry console</span>
-        <nav aria-label="Console">
-          <a href={href.tracks()} aria-current={current('tracks') ?? current('track') ?? current('release')}>
-            Tracks
-          </a>
-          <a href={href.audit()} aria-current={current('audit')}>
-            Audit log
-          </a>
-        </nav>
-        <span className="who">
-          {session.name} <span className="badge">{session.role}</span>
-        </span>
-        <button type="button" className="small" onClick={onSignOut}>
-          Sign out
-        </button>
-      </header>
-      <LiveStatusLine notice={notice} />
-      <main id="main" ref={main} tabIndex={-1}>
-        <Page route={route} onDone={setNotice} />
-      </main>
-    </LiveUpdates>
+    <SessionProvider session={session}>
+      <LiveUpdates>
+        <header className="top">
+          <span className="brand">Ferry console</span>
+          <nav aria-label="Console">
+            <a href={href.tracks()} aria-current={current('tracks') ?? current('track') ?? current('release')}>
+              Tracks
+            </a>
+            <a href={href.audit()} aria-current={current('audit')}>
+              Audit log
+            </a>
+            {may('tokens.manage') && (
+              <a href={href.tokens()} aria-current={current('tokens')}>
+                Tokens
+              </a>
+            )}
+          </nav>
+          <span className="who">
+            {session.name} <span className="badge">{session.role}</span>
+          </span>
+          <button type="button" className="small" onClick={onSignOut}>
+            Sign out
+          </button>
+        </header>
+        <LiveStatusLine notice={notice} />
+        <main id="main" ref={main} tabIndex={-1}>
+          <Page route={route} onDone={setNotice} />
+        </main>
+      </LiveUpdates>
+    </SessionProvider>
   );
 }
 

@@ -23,6 +23,7 @@ export * from './ota/rollout.js';
 export * from './ota/runtime-version.js';
 export * from './ota/track.js';
 export * from './ota/update-policy.js';
+export * from './ota/update-policy-behaviour.js';
 export * from './ota/update-policy-schema.js';
 export * from './storage-full.js';
 export * from './text.js';

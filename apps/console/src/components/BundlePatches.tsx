@@ -1,9 +1,6 @@
 import type { BundlePatch } from '@ferry/contracts';
-import { bytes, percent, shortId } from '../format.js';
+import { bytes, percent, share, shortId } from '../format.js';
 import { href } from '../router.js';
-
-/** A share as a whole-looking percentage: 0.5 → "50 %", 0.125 → "12.5 %". */
-const share = (ratio: number): string => `${Number((ratio * 100).toFixed(1))} %`;
 
 /** What a patch's state means for devices: a short badge, and why when it is not offered. */
 export function patchState(patch: BundlePatch, maxRatio: number): { label: string; tone: string; reason?: string } {

@@ -6,16 +6,24 @@ export interface ConfirmActionProps {
   label: string;
   /** The dialog's title: the action. */
   title: string;
-  /** What will happen, naming the track and the release it affects. */
+  /** What will happen, naming the track and the release it affects, and about how many devices. */
   children: ReactNode;
   confirmLabel: string;
   danger?: boolean;
-  /** Runs on confirmation; a thrown ApiError is shown in the dialog. */
+  /** Runs on confirmation; a refusal is shown in the dialog in the server's words. */
   action: () => Promise<unknown>;
   onDone?: (message: string) => void;
-  /** Optional fields inside the dialog (the new share); their value is read by `action`. */
   disabled?: boolean;
+  /**
+   * A statement the operator must tick before the confirm button works (the failures they are
+   * widening a rollout past): a risky action is never one Enter away.
+   */
+  acknowledge?: string;
 }
+
+/** What a refused action says: the server's own message, which names the reason in words. */
+export const refusalText = (reason: unknown): { message: string; code?: string } =>
+  reason instanceof ApiError ? { message: reason.message, code: reason.code } : { message: String(reason) };
 
 /**
  * A button that asks first. The native <dialog> (showModal) traps focus, closes on Escape and
@@ -24,10 +32,13 @@ export interface ConfirmActionProps {
 export function ConfirmAction(props: ConfirmActionProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const acknowledgeId = useId();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [error, setError] = useState<{ message: string; code?: string }>();
   const open = () => {
     setError(undefined);
+    setAcknowledged(false);
     dialog.current?.showModal();
   };
   const confirm = async () => {
@@ -38,11 +49,12 @@ export function ConfirmAction(props: ConfirmActionProps) {
       dialog.current?.close();
       props.onDone?.(`${props.title}: done.`);
     } catch (reason) {
-      setError(reason instanceof ApiError ? `${reason.message} (${reason.code})` : String(reason));
+      setError(refusalText(reason));
     } finally {
       setBusy(false);
     }
   };
+  const blocked = props.acknowledge !== undefined && !acknowledged;
   return (
     <>
       <button type="button" className={props.danger ? 'danger' : undefined} onClick={open} disabled={props.disabled}>
@@ -51,16 +63,33 @@ export function ConfirmAction(props: ConfirmActionProps) {
       <dialog ref={dialog} aria-labelledby={titleId} className="confirm">
         <h2 id={titleId}>{props.title}</h2>
         <div className="confirm-body">{props.children}</div>
+        {props.acknowledge !== undefined && (
+          <p className="acknowledge">
+            <input
+              id={acknowledgeId}
+              type="checkbox"
+              checked={acknowledged}
+              onChange={(event) => setAcknowledged(event.target.checked)}
+            />
+            <label htmlFor={acknowledgeId}>{props.acknowledge}</label>
+          </p>
+        )}
         {error && (
           <p role="alert" className="error">
-            {error}
+            {error.message}
+            {error.code && <span className="error-code"> ({error.code})</span>}
           </p>
         )}
         <div className="confirm-buttons">
           <button type="button" onClick={() => dialog.current?.close()} disabled={busy}>
             Cancel
           </button>
-          <button type="button" className={props.danger ? 'danger' : 'primary'} onClick={confirm} disabled={busy}>
+          <button
+            type="button"
+            className={props.danger ? 'danger' : 'primary'}
+            onClick={confirm}
+            disabled={busy || blocked}
+          >
             {busy ? 'Working…' : props.confirmLabel}
           </button>
         </div>

@@ -1,7 +1,8 @@
 import { AuditEvent, CHANNELS, type Channel, PLATFORMS, type Platform } from '@ferry/contracts';
 import { type FormEvent, useMemo, useState } from 'react';
 import { request } from '../api.js';
-import { dateTime, shortId } from '../format.js';
+import { Time } from '../components/Time.js';
+import { shortId } from '../format.js';
 import { useLiveVersion } from '../live.js';
 import { href } from '../router.js';
 import { useResource } from '../use-resource.js';
@@ -123,7 +124,7 @@ export function AuditPage() {
               {event.type === 'guard.bypassed' && <strong className="badge bypass">Guard bypass</strong>}
               {event.type === 'guard.blocked' && <strong className="badge bad">Guard block</strong>}
               <code>{event.type}</code>
-              <time dateTime={event.createdAt}>{dateTime(event.createdAt)}</time>
+              <Time iso={event.createdAt} />
             </div>
             <p>
               by <strong>{event.actor}</strong>

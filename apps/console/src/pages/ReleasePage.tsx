@@ -3,8 +3,10 @@ import { getJson } from '../api.js';
 import { BarChart } from '../components/BarChart.js';
 import { BundlePatches } from '../components/BundlePatches.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { RolloutActions } from '../components/TrackActions.js';
-import { bytes, dateTime, percent, shortFingerprint, shortId, trackLabel, updatePolicy } from '../format.js';
+import { Loading } from '../components/Loading.js';
+import { Time } from '../components/Time.js';
+import { haltRuleText, RolloutControls } from '../components/TrackActions.js';
+import { bytes, count, percent, shortFingerprint, shortId, trackLabel, updatePolicy } from '../format.js';
 import { useLiveVersion } from '../live.js';
 import { href } from '../router.js';
 import { useResource } from '../use-resource.js';
@@ -27,7 +29,7 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
       </section>
     );
   }
-  if (!release) return <p aria-busy="true">Loading…</p>;
+  if (!release) return <Loading label="Loading the release…" />;
   const failureRate = release.health.received === 0 ? null : release.health.failed / release.health.received;
   return (
     <section aria-labelledby="release-title">
@@ -43,7 +45,9 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
         <dt>Message</dt>
         <dd>{release.metadata.message ?? '—'}</dd>
         <dt>Created</dt>
-        <dd>{dateTime(release.createdAt)}</dd>
+        <dd>
+          <Time iso={release.createdAt} />
+        </dd>
         <dt>Commit · branch · actor</dt>
         <dd>
           {release.metadata.commit ?? '—'} · {release.metadata.branch ?? '—'} · {release.metadata.actor ?? '—'}
@@ -72,6 +76,12 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
           )}
           {release.rollout?.reason && <span className="reason"> {release.rollout.reason}</span>}
         </dd>
+        {release.rollout && (
+          <>
+            <dt>Halt rule</dt>
+            <dd>{haltRuleText(release.rollout.haltRule)}</dd>
+          </>
+        )}
         {release.metadata.rolledBackFrom && (
           <>
             <dt>Rollback of</dt>
@@ -81,11 +91,13 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
           </>
         )}
       </dl>
-      {release.rollout?.state === 'running' && (
-        <RolloutActions
+      {release.rollout && (release.rollout.state === 'running' || release.rollout.state === 'halted') && (
+        <RolloutControls
           track={release}
           releaseId={release.id}
-          percent={release.rollout.percent}
+          rollout={release.rollout}
+          health={release.health}
+          trackDevices={release.trackDevices}
           onDone={(message) => {
             onDone(message);
             detail.reload();
@@ -96,15 +108,17 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
       <h2>Devices</h2>
       <dl className="facts inline">
         <dt>Adoption 24 h</dt>
-        <dd>{release.adoption.last24h}</dd>
+        <dd>{count(release.adoption.last24h)}</dd>
         <dt>Adoption 7 days</dt>
-        <dd>{release.adoption.last7d}</dd>
+        <dd>{count(release.adoption.last7d)}</dd>
         <dt>Received</dt>
-        <dd>{release.health.received}</dd>
+        <dd>{count(release.health.received)}</dd>
         <dt>Failed</dt>
-        <dd>{release.health.failed}</dd>
+        <dd>{count(release.health.failed)}</dd>
         <dt>Failure rate</dt>
         <dd>{percent(failureRate)}</dd>
+        <dt>Devices on the track, 7 days</dt>
+        <dd>{count(release.trackDevices.last7d)}</dd>
       </dl>
       <div className="charts">
         <BarChart title="New devices" series={release.daily.adopted} tone="good" />

@@ -1,10 +1,18 @@
-import { type ConsoleHistoryEntry, ConsoleHistoryResponse, type Track } from '@ferry/contracts';
+import {
+  type ConsoleHistoryEntry,
+  ConsoleHistoryResponse,
+  type ConsoleTrackDevices,
+  type Track,
+} from '@ferry/contracts';
 import { getJson } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { RollBackToEmbedded, RollbackTo, RolloutActions } from '../components/TrackActions.js';
-import { dateTime, shortFingerprint, shortId, trackLabel, updatePolicy } from '../format.js';
+import { Loading } from '../components/Loading.js';
+import { Time } from '../components/Time.js';
+import { RollBackToEmbedded, RollbackTo, RolloutControls } from '../components/TrackActions.js';
+import { count, shortFingerprint, shortId, trackLabel, updatePolicy } from '../format.js';
 import { useLiveVersion } from '../live.js';
 import { href } from '../router.js';
+import { useMay } from '../session.js';
 import { useResource } from '../use-resource.js';
 
 type ReleaseEntry = Extract<ConsoleHistoryEntry, { kind: 'release' }>;
@@ -12,16 +20,20 @@ type ReleaseEntry = Extract<ConsoleHistoryEntry, { kind: 'release' }>;
 function ReleaseItem({
   entry,
   track,
+  trackDevices,
   isHead,
   onDone,
 }: {
   entry: ReleaseEntry;
   track: Track;
+  trackDevices: ConsoleTrackDevices;
   /** The entry devices get: every other release may be rolled back to, the newest too under a directive. */
   isHead: boolean;
   onDone: (m: string) => void;
 }) {
+  const may = useMay();
   const { metadata, rollout } = entry;
+  const open = rollout?.state === 'running' || rollout?.state === 'halted';
   return (
     <li className="entry" data-entry={entry.id}>
       <div className="entry-head">
@@ -35,7 +47,7 @@ function ReleaseItem({
         )}
         {rollout && <span className={`badge state-${rollout.state}`}>{`${rollout.state} ${rollout.percent} %`}</span>}
         {isHead && <span className="badge active">active</span>}
-        <time dateTime={entry.createdAt}>{dateTime(entry.createdAt)}</time>
+        <Time iso={entry.createdAt} />
       </div>
       <p className="message">{metadata.message ?? <em>no message</em>}</p>
       <dl className="facts inline">
@@ -58,14 +70,29 @@ function ReleaseItem({
         </dd>
         <dt>Update policy</dt>
         <dd>{updatePolicy(entry.updatePolicy)}</dd>
+        {!open && (
+          <>
+            <dt>Devices received · failed</dt>
+            <dd>
+              {count(entry.health.received)} · {count(entry.health.failed)}
+            </dd>
+          </>
+        )}
       </dl>
       {rollout?.reason && <p className="reason">{rollout.reason}</p>}
-      {isHead && rollout?.state === 'running' && (
-        <RolloutActions track={track} releaseId={entry.id} percent={rollout.percent} onDone={onDone} />
+      {isHead && rollout && open && (
+        <RolloutControls
+          track={track}
+          releaseId={entry.id}
+          rollout={rollout}
+          health={entry.health}
+          trackDevices={trackDevices}
+          onDone={onDone}
+        />
       )}
-      {!isHead && (
+      {!isHead && may('rollback') && (
         <div className="actions">
-          <RollbackTo track={track} releaseId={entry.id} onDone={onDone} />
+          <RollbackTo track={track} releaseId={entry.id} trackDevices={trackDevices} onDone={onDone} />
         </div>
       )}
     </li>
@@ -74,6 +101,7 @@ function ReleaseItem({
 
 /** A track's releases newest first; rollbacks and directives shown as such, with the actions. */
 export function TrackPage({ track, onDone }: { track: Track; onDone: (message: string) => void }) {
+  const may = useMay();
   const live = useLiveVersion(track);
   const history = useResource(
     () => getJson(`/api/console/history?${new URLSearchParams(track).toString()}`, ConsoleHistoryResponse),
@@ -85,6 +113,7 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
     history.reload();
   };
   const entries = history.data?.entries ?? [];
+  const devices = history.data?.devices ?? { last24h: 0, last7d: 0 };
   const head = entries[0];
   const headRelease = entries.find((entry) => entry.kind === 'release');
   return (
@@ -98,6 +127,13 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
           Could not load the history: {history.error.message}
         </p>
       )}
+      {!history.data && !history.error && <Loading label="Loading the track’s history…" />}
+      {history.data && (
+        <p className="sub">
+          Devices seen running a release of this track: {count(devices.last24h)} in the last 24 hours,{' '}
+          {count(devices.last7d)} in the last 7 days.
+        </p>
+      )}
       {head && (
         <div className="actions track-actions">
           {head.kind === 'directive' ? (
@@ -105,7 +141,14 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
               <span className="badge state-embedded">embedded</span> Devices run their embedded bundle.
             </p>
           ) : (
-            <RollBackToEmbedded track={track} activeReleaseId={headRelease?.id ?? null} onDone={done} />
+            may('directive.create') && (
+              <RollBackToEmbedded
+                track={track}
+                activeReleaseId={headRelease?.id ?? null}
+                trackDevices={devices}
+                onDone={done}
+              />
+            )
           )}
         </div>
       )}
@@ -117,12 +160,19 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
               <div className="entry-head">
                 <span className="badge state-embedded">roll back to embedded</span>
                 {entry === head && <span className="badge active">active</span>}
-                <time dateTime={entry.createdAt}>{dateTime(entry.createdAt)}</time>
+                <Time iso={entry.createdAt} />
               </div>
               <p className="message">Directive by {entry.actor}</p>
             </li>
           ) : (
-            <ReleaseItem key={entry.id} entry={entry} track={track} isHead={entry === head} onDone={done} />
+            <ReleaseItem
+              key={entry.id}
+              entry={entry}
+              track={track}
+              trackDevices={devices}
+              isHead={entry === head}
+              onDone={done}
+            />
           ),
         )}
       </ol>
