@@ -327,7 +327,11 @@ describeEachEngine('console read API', (engine) => {
     const elsewhere = track('devices-2');
     const other = await publishRelease(a, { ...elsewhere, launch: launch() });
     await fetch(`${a.url}/api/updates/manifest`, {
-      headers: { ...clientHeaders('expo', elsewhere), 'eas-client-id': randomUUID(), 'expo-current-update-id': other.id },
+      headers: {
+        ...clientHeaders('expo', elsewhere),
+        'eas-client-id': randomUUID(),
+        'expo-current-update-id': other.id,
+      },
     }).then((response) => response.arrayBuffer());
     const devicesOf = async (on: typeof t) =>
       ConsoleHistoryResponse.parse(await (await get(`/api/console/history?${query(on)}`)).json()).devices;
