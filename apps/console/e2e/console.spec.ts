@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../../../test/support/browser/accessibility.js';
-import { capture, signIn, signOut } from './support/console-page.js';
+import { capture, inEnglish, signIn, signOut } from './support/console-page.js';
 import { deviceCheck, postgresProblem, type Stack, startStack } from './support/stack.js';
 
 /**
@@ -23,8 +23,9 @@ test.afterAll(async () => {
   await stack?.close();
 });
 let cspViolations: string[] = [];
-test.beforeEach(({ page }) => {
+test.beforeEach(async ({ page, context }) => {
   test.skip(skipReason !== undefined, skipReason);
+  await inEnglish(context);
   // The console runs under a CSP without 'unsafe-inline': anything it refused would show up here.
   cspViolations = [];
   page.on('console', (message) => {

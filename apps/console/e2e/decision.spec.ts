@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../../../test/support/browser/accessibility.js';
-import { capture, signIn, signOut, sticksOut } from './support/console-page.js';
+import { capture, chooseLanguage, inEnglish, signIn, signOut, sticksOut } from './support/console-page.js';
 import { deviceCheck, postgresProblem, type Stack, startStack } from './support/stack.js';
 
 /**
@@ -24,8 +24,9 @@ test.afterAll(async () => {
   await stack?.close();
 });
 let cspViolations: string[] = [];
-test.beforeEach(({ page }) => {
+test.beforeEach(async ({ page, context }) => {
   test.skip(skipReason !== undefined, skipReason);
+  await inEnglish(context);
   cspViolations = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -76,30 +77,65 @@ const received = async (releaseId: string) =>
 
 test('a new server says no release exists yet and how to publish the first; pages show that they are loading', async ({
   page,
-}) => {
+}, testInfo) => {
+  // In Korean, the console's first language: what a new team sees first.
   await page.goto(`${stack.a.url}/console/`);
-  await page.getByLabel('Operator token').fill(stack.a.tokens.releaser!);
+  await chooseLanguage(page, 'ko');
+  await page.getByLabel('운영자 토큰').fill(stack.a.tokens.releaser!);
   const answer = await holdAnswers(page, '/api/console/tracks');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Tracks' })).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: 'Loading tracks' })).toBeVisible();
+  await page.getByRole('button', { name: '로그인' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: '트랙' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '트랙을 불러오는 중' })).toBeVisible();
   await answer();
-  await expect(page.getByRole('heading', { name: 'No releases yet' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '아직 릴리스가 없어요' })).toBeVisible();
   await expect(page.getByText('npx ferry publish --channel production')).toBeVisible();
-  await expect(page.getByText('No track matches')).toHaveCount(0);
-  await expectAccessible(page);
+  await expect(page.getByText('필터에 맞는 트랙이 없어요')).toHaveCount(0);
+  await capture(page, testInfo, 'ko-empty-state');
 
   // The first publish replaces the empty state live.
   ids.first = await stack.publish('1.0.0', 'First release');
   await expect(page.getByRole('link', { name: 'production · android · 1.0.0' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'No releases yet' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: '아직 릴리스가 없어요' })).toHaveCount(0);
 
   const history = await holdAnswers(page, '/api/console/history');
   await page.getByRole('link', { name: 'production · android · 1.0.0' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Loading the track’s history' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '트랙 이력을 불러오는 중' })).toBeVisible();
   await history();
   await expect(entry(page, ids.first)).toContainText('First release');
-  await expect(page.getByRole('status').filter({ hasText: 'Loading' })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: '불러오는 중' })).toHaveCount(0);
+});
+
+test('Korean first, English on request: the switch is remembered across a reload and a sign-in', async ({
+  browser,
+}) => {
+  // A first visit, with nothing chosen yet.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${stack.a.url}/console/`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ko');
+  await expect(page).toHaveTitle('Ferry 릴리스 콘솔');
+  await expect(page.getByRole('heading', { level: 1, name: 'Ferry 릴리스 콘솔' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '한국어' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'English' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Ferry release console' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await page.reload();
+  await expect(page.getByLabel('Operator token')).toBeVisible();
+  await expect(page).toHaveTitle('Ferry release console');
+  await page.getByLabel('Operator token').fill(stack.a.tokens.viewer!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tracks' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
+
+  // Back to Korean from the header: every word on the page follows, and the choice is kept.
+  await page.getByRole('button', { name: '한국어' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: '트랙' })).toBeVisible();
+  await expect(page.getByRole('link', { name: '감사 로그' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: '트랙' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '실패율' })).toBeVisible();
+  await expectAccessible(page);
+  await context.close();
 });
 
 test('update policies read as the contracts mean them: 1 applies at once, 3 at the next launch', async ({ page }) => {
@@ -263,6 +299,7 @@ test('each role sees only the controls it may use, and a refusal is shown in the
 /** A fresh browser context signed in with `token`: another person at another desk. */
 async function signedInElsewhere(browser: { newContext(): Promise<BrowserContext> }, token: string) {
   const context = await browser.newContext();
+  await inEnglish(context);
   const other = await context.newPage();
   await signIn(other, stack.a.url, token);
   return { context, page: other };
@@ -337,6 +374,7 @@ test('an admin creates a token from the keyboard alone, sees it once, and revoke
 
 test('times are the operator’s local time, with UTC on hover', async ({ browser }) => {
   const context = await browser.newContext({ timezoneId: 'Asia/Seoul', viewport: { width: 1440, height: 900 } });
+  await inEnglish(context);
   const page = await context.newPage();
   await signIn(page, stack.a.url, stack.a.tokens.viewer!);
   await page.goto(`${stack.a.url}/console/#/release/${ids.first}`);
@@ -351,26 +389,65 @@ test('times are the operator’s local time, with UTC on hover', async ({ browse
   await context.close();
 });
 
-test('no page scrolls sideways on a 390 px phone', async ({ page }) => {
+test('no page scrolls sideways on a 390 px phone, in either language; the Korean pages at 1440 and 390 px', async ({
+  page,
+}, testInfo) => {
+  // A halted rollout with failures on screen, for the track page and its dialog.
+  ids.halted = await stack.publish('8.0.0', 'Checkout redesign', [
+    '--rollout',
+    '20',
+    '--halt-on-failure-rate',
+    '0.1',
+    '--halt-min-devices',
+    '3',
+  ]);
+  for (let i = 0; i < 3; i++) await deviceCheck(stack.b.url, '8.0.0', randomUUID(), { failed: ids.halted });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${stack.a.url}/console/`);
   const pages: Array<[string, string]> = [
     ['tracks', `${stack.a.url}/console/#/tracks`],
-    ['track', trackUrl('6.0.0')],
-    ['release', `${stack.a.url}/console/#/release/${ids.staged}`],
-    ['release, halted and reverted', `${stack.a.url}/console/#/release/${ids.risky}`],
+    ['track', trackUrl('8.0.0')],
+    ['release', `${stack.a.url}/console/#/release/${ids.halted}`],
+    ['release-reverted', `${stack.a.url}/console/#/release/${ids.risky}`],
     ['audit', `${stack.a.url}/console/#/audit`],
     ['tokens', `${stack.a.url}/console/#/tokens`],
   ];
-  await expect(page.getByLabel('Operator token')).toBeVisible();
-  expect(await sticksOut(page, 390), 'sign-in').toEqual([]);
-  await page.getByLabel('Operator token').fill(stack.a.tokens.admin!);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  for (const [name, url] of pages) {
-    await page.goto(url);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: 'Loading' })).toHaveCount(0);
-    expect(await sticksOut(page, 390), name).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(390);
+  const scrollWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  for (const language of ['ko', 'en'] as const) {
+    await chooseLanguage(page, language);
+    const token = page.locator('input[type="password"]');
+    await expect(token).toBeVisible();
+    if (language === 'ko') await capture(page, testInfo, 'ko-sign-in');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sticksOut(page, 390), `${language} sign-in`).toEqual([]);
+    expect(await scrollWidth(), `${language} sign-in`).toBeLessThanOrEqual(390);
+    await token.fill(stack.a.tokens.admin!);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('navigation')).toBeVisible();
+    for (const [name, url] of pages) {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.locator('.loading')).toHaveCount(0);
+      if (name === 'track') await expect(entry(page, ids.halted).locator('.risk .warning')).toBeVisible();
+      expect(await sticksOut(page, 390), `${language} ${name}`).toEqual([]);
+      expect(await scrollWidth(), `${language} ${name}`).toBeLessThanOrEqual(390);
+      if (language === 'ko') await capture(page, testInfo, `ko-${name}`);
+      await page.setViewportSize({ width: 390, height: 844 });
+    }
+    if (language === 'ko') {
+      // The dialog that widens a halted rollout: the warning, the reach, the acknowledgement.
+      await page.goto(trackUrl('8.0.0'));
+      const halted = entry(page, ids.halted);
+      await halted.getByLabel('새 비율 (%)').fill('50');
+      await halted.getByRole('button', { name: '이 비율로 재개' }).click();
+      await expect(page.getByRole('dialog', { name: '배포 비율 바꾸기' })).toBeVisible();
+      await capture(page, testInfo, 'ko-widen-dialog');
+      await page.keyboard.press('Escape');
+      await page.setViewportSize({ width: 390, height: 844 });
+    }
+    await page
+      .locator('header')
+      .getByRole('button', { name: language === 'ko' ? '로그아웃' : 'Sign out' })
+      .click();
   }
 });

@@ -1,6 +1,9 @@
 import { ConsoleSession, mayPerform } from '@ferry/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getJson, SESSION_ENDED, send } from './api.js';
+import { LanguageSwitch } from './components/LanguageSwitch.js';
+import { Loading } from './components/Loading.js';
+import { useT } from './i18n/use-t.js';
 import { LiveUpdates, useLive } from './live.js';
 import { AuditPage } from './pages/AuditPage.js';
 import { ReleasePage } from './pages/ReleasePage.js';
@@ -12,16 +15,16 @@ import { href, type Route, useRoute } from './router.js';
 import { SessionProvider, useMay } from './session.js';
 
 function LiveStatusLine({ notice }: { notice: string }) {
+  const { t } = useT();
   const live = useLive();
+  const announcement = live.announcement ? t(live.announcement.key, live.announcement.values) : '';
   return (
     <div className="status-line">
       <span className={`live-dot ${live.status}`} aria-hidden="true" />
-      <span>
-        {live.status === 'live' ? 'Live' : live.status === 'connecting' ? 'Connecting…' : 'Offline, retrying'}
-      </span>
+      <span>{t(`live.${live.status}`)}</span>
       {/* Polite: a change made elsewhere is announced without moving focus. */}
       <span role="status" aria-live="polite" className="announcement">
-        {notice || live.announcement}
+        {notice || announcement}
       </span>
     </div>
   );
@@ -45,6 +48,7 @@ function Page({ route, onDone }: { route: Route; onDone: (message: string) => vo
 }
 
 function Console({ session, onSignOut }: { session: ConsoleSession; onSignOut: () => void }) {
+  const { t } = useT();
   const route = useRoute();
   const [notice, setNotice] = useState('');
   const main = useRef<HTMLElement>(null);
@@ -60,25 +64,26 @@ function Console({ session, onSignOut }: { session: ConsoleSession; onSignOut: (
     <SessionProvider session={session}>
       <LiveUpdates>
         <header className="top">
-          <span className="brand">Ferry console</span>
-          <nav aria-label="Console">
+          <span className="brand">{t('app.brand')}</span>
+          <nav aria-label={t('app.navLabel')}>
             <a href={href.tracks()} aria-current={current('tracks') ?? current('track') ?? current('release')}>
-              Tracks
+              {t('nav.tracks')}
             </a>
             <a href={href.audit()} aria-current={current('audit')}>
-              Audit log
+              {t('nav.audit')}
             </a>
             {may('tokens.manage') && (
               <a href={href.tokens()} aria-current={current('tokens')}>
-                Tokens
+                {t('nav.tokens')}
               </a>
             )}
           </nav>
           <span className="who">
-            {session.name} <span className="badge">{session.role}</span>
+            {session.name} <span className="badge">{t(`roles.${session.role}`)}</span>
           </span>
+          <LanguageSwitch />
           <button type="button" className="small" onClick={onSignOut}>
-            Sign out
+            {t('app.signOut')}
           </button>
         </header>
         <LiveStatusLine notice={notice} />
@@ -92,6 +97,7 @@ function Console({ session, onSignOut }: { session: ConsoleSession; onSignOut: (
 
 /** Signed in (a live session cookie) → the console; otherwise the sign-in page. */
 export function App() {
+  const { t } = useT();
   const [session, setSession] = useState<ConsoleSession | null>();
   useEffect(() => {
     getJson('/api/console/session', ConsoleSession)
@@ -108,7 +114,7 @@ export function App() {
     await send('/api/console/session', 'DELETE').catch(() => undefined);
     setSession(null);
   }, []);
-  if (session === undefined) return <p aria-busy="true">Loading…</p>;
+  if (session === undefined) return <Loading label={t('app.loading')} />;
   if (session === null) return <SignInPage onSignedIn={setSession} />;
   return <Console session={session} onSignOut={signOut} />;
 }

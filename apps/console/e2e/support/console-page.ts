@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { type BrowserContext, expect, type Page, type TestInfo } from '@playwright/test';
 import { expectAccessible } from '../../../../test/support/browser/accessibility.js';
 import { screenshotsIn } from '../../../../test/support/browser/screenshots.js';
+import type { ConsoleLanguage } from '../../src/i18n/catalogue.js';
+import { LANGUAGE_STORAGE_KEY } from '../../src/i18n/language-storage.js';
 
 /** Screenshots of every page at both sizes, kept as test artifacts (and attached to the report). */
 const screenshot = screenshotsIn(fileURLToPath(new URL('../../test-results/screenshots', import.meta.url)));
@@ -45,6 +47,29 @@ export async function sticksOut(page: Page, width: number): Promise<string[]> {
     }
     return [`scrollWidth ${document.documentElement.scrollWidth}`, ...out.slice(-5)];
   }, width);
+}
+
+/**
+ * The tests' words are the English catalogue's: every page of the context opens in English unless a
+ * test chose a language itself (chooseLanguage). Korean, the default, has tests of its own.
+ */
+export async function inEnglish(context: BrowserContext): Promise<void> {
+  await context.addInitScript((key) => {
+    try {
+      if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, 'en');
+    } catch {
+      // about:blank has no storage
+    }
+  }, LANGUAGE_STORAGE_KEY);
+}
+
+/** Shows the console in `language` from now on (as the switch would remember it), and reloads. */
+export async function chooseLanguage(page: Page, language: ConsoleLanguage): Promise<void> {
+  await page.evaluate(({ key, value }) => window.localStorage.setItem(key, value), {
+    key: LANGUAGE_STORAGE_KEY,
+    value: language,
+  });
+  await page.reload();
 }
 
 export async function signIn(page: Page, url: string, token: string): Promise<void> {

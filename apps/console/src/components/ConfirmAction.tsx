@@ -1,5 +1,7 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
-import { ApiError } from '../api.js';
+import { useT } from '../i18n/use-t.js';
+import { refusalOf } from '../refusal.js';
+import { Refusal } from './Refusal.js';
 
 export interface ConfirmActionProps {
   /** The button that opens the dialog. */
@@ -21,15 +23,12 @@ export interface ConfirmActionProps {
   acknowledge?: string;
 }
 
-/** What a refused action says: the server's own message, which names the reason in words. */
-export const refusalText = (reason: unknown): { message: string; code?: string } =>
-  reason instanceof ApiError ? { message: reason.message, code: reason.code } : { message: String(reason) };
-
 /**
  * A button that asks first. The native <dialog> (showModal) traps focus, closes on Escape and
  * gives focus back to the button, so it works from the keyboard alone.
  */
 export function ConfirmAction(props: ConfirmActionProps) {
+  const { t } = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const acknowledgeId = useId();
@@ -47,9 +46,9 @@ export function ConfirmAction(props: ConfirmActionProps) {
     try {
       await props.action();
       dialog.current?.close();
-      props.onDone?.(`${props.title}: done.`);
+      props.onDone?.(t('common.done', { action: props.title }));
     } catch (reason) {
-      setError(refusalText(reason));
+      setError(refusalOf(t, reason));
     } finally {
       setBusy(false);
     }
@@ -74,15 +73,10 @@ export function ConfirmAction(props: ConfirmActionProps) {
             <label htmlFor={acknowledgeId}>{props.acknowledge}</label>
           </p>
         )}
-        {error && (
-          <p role="alert" className="error">
-            {error.message}
-            {error.code && <span className="error-code"> ({error.code})</span>}
-          </p>
-        )}
+        {error && <Refusal refusal={error} />}
         <div className="confirm-buttons">
           <button type="button" onClick={() => dialog.current?.close()} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button
             type="button"
@@ -90,7 +84,7 @@ export function ConfirmAction(props: ConfirmActionProps) {
             onClick={confirm}
             disabled={busy || blocked}
           >
-            {busy ? 'Working…' : props.confirmLabel}
+            {busy ? t('common.working') : props.confirmLabel}
           </button>
         </div>
       </dialog>

@@ -1,7 +1,8 @@
 import type { ConsoleHealth, ConsoleRollout, ConsoleTrackDevices, HaltRule, Track } from '@ferry/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { send } from '../api.js';
-import { count, percent, share, shortId, trackLabel } from '../format.js';
+import { percent, share, shortId, trackLabel } from '../format.js';
+import { type ConsoleTranslation, useT } from '../i18n/use-t.js';
 import { type ReachAction, reachOf } from '../reach.js';
 import { type RolloutRisk, rolloutRisk, suggestedShare } from '../rollout-risk.js';
 import { useMay } from '../session.js';
@@ -11,70 +12,60 @@ interface Done {
   onDone: (message: string) => void;
 }
 
-const TrackAndRelease = ({ track, releaseId }: { track: Track; releaseId: string }) => (
-  <dl className="facts">
-    <dt>Track</dt>
-    <dd>{trackLabel(track)}</dd>
-    <dt>Release</dt>
-    <dd>
-      <code>{releaseId}</code>
-    </dd>
-  </dl>
-);
-
-const devices = (n: number) => `${count(n)} device${n === 1 ? '' : 's'}`;
+const TrackAndRelease = ({ track, releaseId }: { track: Track; releaseId: string }) => {
+  const { t } = useT();
+  return (
+    <dl className="facts">
+      <dt>{t('common.track')}</dt>
+      <dd>{trackLabel(track)}</dd>
+      <dt>{t('common.release')}</dt>
+      <dd>
+        <code>{releaseId}</code>
+      </dd>
+    </dl>
+  );
+};
 
 /** About how many devices an action reaches, in a sentence; says so when it cannot be estimated. */
 function Reach({ action, facts }: { action: ReachAction; facts: { trackDevices: number; received: number } }) {
+  const { t, devices } = useT();
   const reach = reachOf(action, facts);
   let text: string;
-  if (reach === null) {
-    text =
-      'No device has reported running a release of this track in the last 7 days, so how many devices this reaches cannot be estimated.';
-  } else if (action.kind === 'revert') {
-    text =
-      reach === 0
-        ? 'No device has received this release yet.'
-        : `About ${devices(reach)} that received this release will go back on their next check.`;
-  } else if (action.kind === 'whole-track') {
-    text = `About ${devices(reach)} on this track will get this on their next check.`;
-  } else {
-    text =
-      reach === 0
-        ? 'No more devices will get this release: as many as the share holds have it already.'
-        : `About ${devices(reach)} will get this release on their next check.`;
-  }
+  if (reach === null) text = t('reach.unknown');
+  else if (action.kind === 'revert') {
+    text = reach === 0 ? t('reach.revertNone') : t('reach.revert', { devices: devices(reach) });
+  } else if (action.kind === 'whole-track') text = t('reach.wholeTrack', { devices: devices(reach) });
+  else text = reach === 0 ? t('reach.shareNone') : t('reach.share', { devices: devices(reach) });
   return (
     <p className="reach">
       <strong>{text}</strong>
       {reach !== null && action.kind !== 'revert' && (
-        <span className="sub">
-          Estimated from the {devices(facts.trackDevices)} seen running a release of this track in the last 7 days.
-        </span>
+        <span className="sub">{t('reach.estimate', { devices: devices(facts.trackDevices) })}</span>
       )}
     </p>
   );
 }
 
-export const haltRuleText = (rule: HaltRule | null): string =>
+/** A halt rule in words: the failure rate it halts at, and after how many devices. */
+export const haltRuleText = ({ t, devices }: Pick<ConsoleTranslation, 't' | 'devices'>, rule: HaltRule | null) =>
   rule === null
-    ? 'none: the rollout never halts by itself'
-    : `halts at ${share(rule.failureRate)} failures once ${devices(rule.minDevices)} received it`;
-
-const failuresText = (risk: Exclude<RolloutRisk, { kind: 'healthy' }>) =>
-  `${count(risk.failed)} of ${devices(risk.received)} that received this release reported it failed (${percent(
-    risk.received === 0 ? null : risk.failed / risk.received,
-  )}).`;
+    ? t('rollout.haltRuleNone')
+    : t('rollout.haltRuleText', { rate: share(rule.failureRate), devices: devices(rule.minDevices) });
 
 /** The warning next to the controls and in every dialog that widens the rollout. */
 function RiskWarning({ risk, halted }: { risk: RolloutRisk; halted: boolean }) {
+  const { t, count, devices } = useT();
   if (risk.kind === 'healthy') return null;
   return (
     <div className="warning">
       <p>
-        <strong>{risk.kind === 'past-halt-rule' ? 'Past its halt rule.' : 'Devices report failures.'}</strong>{' '}
-        {failuresText(risk)}
-        {halted && ' The rollout halted: no other device gets this release until you widen or complete it.'}
+        <strong>{risk.kind === 'past-halt-rule' ? t('rollout.pastRule') : t('rollout.failures')}</strong>{' '}
+        {t('rollout.figures', {
+          failed: count(risk.failed),
+          received: devices(risk.received),
+          rate: percent(risk.received === 0 ? null : risk.failed / risk.received),
+        })}
+        {halted && ` ${t('rollout.halted')}`}
       </p>
     </div>
   );
@@ -94,6 +85,8 @@ export interface RolloutControlsProps extends Done {
  * dialog that widens it repeats the warning and needs it acknowledged.
  */
 export function RolloutControls({ track, releaseId, rollout, health, trackDevices, onDone }: RolloutControlsProps) {
+  const translation = useT();
+  const { t, count, devices } = translation;
   const may = useMay();
   const inputId = useId();
   const warningId = useId();
@@ -109,32 +102,33 @@ export function RolloutControls({ track, releaseId, rollout, health, trackDevice
   }, [suggestion]);
   const value = Number(shareText);
   const valid = shareText.trim() !== '' && Number.isInteger(value) && value >= 1 && value <= 100;
+  const shown = valid ? String(value) : '?';
   const change = (body: unknown) => send(`/api/updates/rollouts/${releaseId}`, 'POST', body);
   const facts = { trackDevices: trackDevices.last7d, received: health.received };
   const acknowledge =
     risk.kind === 'healthy'
       ? undefined
-      : `I have read the failures (${count(risk.failed)} of ${devices(risk.received)}) and still want to widen this rollout.`;
+      : t('rollout.acknowledge', { failed: count(risk.failed), received: devices(risk.received) });
   const widens = (to: number) => halted || to > rollout.percent;
   return (
     <div className="rollout-controls">
-      <dl className="facts inline rollout-health" aria-label={`Health of release ${shortId(releaseId)}`}>
-        <dt>Failure rate</dt>
+      <dl className="facts inline rollout-health" aria-label={t('rollout.healthOf', { id: shortId(releaseId) })}>
+        <dt>{t('rollout.failureRate')}</dt>
         <dd>{percent(health.received === 0 ? null : health.failed / health.received)}</dd>
-        <dt>Devices received</dt>
+        <dt>{t('rollout.received')}</dt>
         <dd>{count(health.received)}</dd>
-        <dt>Failed</dt>
+        <dt>{t('rollout.failed')}</dt>
         <dd>{count(health.failed)}</dd>
-        <dt>Halt rule</dt>
-        <dd>{haltRuleText(rollout.haltRule)}</dd>
+        <dt>{t('rollout.haltRule')}</dt>
+        <dd>{haltRuleText(translation, rollout.haltRule)}</dd>
       </dl>
       <div id={warningId} className="risk">
         <RiskWarning risk={risk} halted={halted} />
       </div>
       {may('rollout.change') && (
         <fieldset className="actions" aria-describedby={risk.kind === 'healthy' ? undefined : warningId}>
-          <legend className="visually-hidden">Rollout of release {shortId(releaseId)}</legend>
-          <label htmlFor={inputId}>New share (%)</label>
+          <legend className="visually-hidden">{t('rollout.legend', { id: shortId(releaseId) })}</legend>
+          <label htmlFor={inputId}>{t('rollout.newShare')}</label>
           <input
             id={inputId}
             type="number"
@@ -147,9 +141,9 @@ export function RolloutControls({ track, releaseId, rollout, health, trackDevice
             aria-invalid={shareText !== '' && !valid}
           />
           <ConfirmAction
-            label={halted ? 'Resume at share' : 'Change share'}
-            title="Change the rollout share"
-            confirmLabel={`Set to ${valid ? value : '?'} %`}
+            label={halted ? t('rollout.resume') : t('rollout.changeShare')}
+            title={t('rollout.changeTitle')}
+            confirmLabel={t('rollout.setTo', { value: shown })}
             disabled={!valid}
             acknowledge={valid && widens(value) ? acknowledge : undefined}
             action={() => change({ action: 'percent', percent: value })}
@@ -157,13 +151,13 @@ export function RolloutControls({ track, releaseId, rollout, health, trackDevice
           >
             <p>
               {halted
-                ? `The halted rollout resumes: devices on this track get the release at ${valid ? value : '?'} %.`
-                : `Devices on this track get the release at ${valid ? value : '?'} % instead of ${rollout.percent} %.`}
+                ? t('rollout.resumeBody', { value: shown })
+                : t('rollout.changeBody', { value: shown, from: rollout.percent })}
             </p>
             <RiskWarning risk={risk} halted={halted} />
             {valid && !widens(value) ? (
               <p className="reach">
-                <strong>No more devices will get this release; devices that run it keep it.</strong>
+                <strong>{t('rollout.narrowing')}</strong>
               </p>
             ) : (
               <Reach action={{ kind: 'share', to: valid ? value : rollout.percent }} facts={facts} />
@@ -171,30 +165,27 @@ export function RolloutControls({ track, releaseId, rollout, health, trackDevice
             <TrackAndRelease track={track} releaseId={releaseId} />
           </ConfirmAction>
           <ConfirmAction
-            label="Complete"
-            title="Complete the rollout"
-            confirmLabel="Complete rollout"
+            label={t('rollout.complete')}
+            title={t('rollout.completeTitle')}
+            confirmLabel={t('rollout.completeConfirm')}
             acknowledge={acknowledge}
             action={() => change({ action: 'complete' })}
             onDone={onDone}
           >
-            <p>Every device on this track gets the release.</p>
+            <p>{t('rollout.completeBody')}</p>
             <RiskWarning risk={risk} halted={halted} />
             <Reach action={{ kind: 'complete' }} facts={facts} />
             <TrackAndRelease track={track} releaseId={releaseId} />
           </ConfirmAction>
           <ConfirmAction
-            label="Revert"
-            title="Revert the rollout"
-            confirmLabel="Revert rollout"
+            label={t('rollout.revert')}
+            title={t('rollout.revertTitle')}
+            confirmLabel={t('rollout.revertConfirm')}
             danger
             action={() => change({ action: 'revert' })}
             onDone={onDone}
           >
-            <p>
-              Devices that received the release go back to what the rest of the track gets: its previous complete
-              release, or the embedded bundle when there is none.
-            </p>
+            <p>{t('rollout.revertBody')}</p>
             <Reach action={{ kind: 'revert' }} facts={facts} />
             <TrackAndRelease track={track} releaseId={releaseId} />
           </ConfirmAction>
@@ -211,16 +202,17 @@ export function RollbackTo({
   trackDevices,
   onDone,
 }: { track: Track; releaseId: string; trackDevices: ConsoleTrackDevices } & Done) {
+  const { t } = useT();
   return (
     <ConfirmAction
-      label="Roll back to this"
-      title="Roll back to an earlier release"
-      confirmLabel="Roll back"
+      label={t('rollback.label')}
+      title={t('rollback.title')}
+      confirmLabel={t('rollback.confirm')}
       danger
       action={() => send('/api/updates/rollback', 'POST', { ...track, to: releaseId })}
       onDone={onDone}
     >
-      <p>This release becomes the track's newest again, for every device.</p>
+      <p>{t('rollback.body')}</p>
       <Reach action={{ kind: 'whole-track' }} facts={{ trackDevices: trackDevices.last7d, received: 0 }} />
       <TrackAndRelease track={track} releaseId={releaseId} />
     </ConfirmAction>
@@ -234,25 +226,23 @@ export function RollBackToEmbedded({
   trackDevices,
   onDone,
 }: { track: Track; activeReleaseId: string | null; trackDevices: ConsoleTrackDevices } & Done) {
+  const { t } = useT();
   return (
     <ConfirmAction
-      label="Roll back to embedded"
-      title="Roll back to the embedded bundle"
-      confirmLabel="Roll back to embedded"
+      label={t('embedded.label')}
+      title={t('embedded.title')}
+      confirmLabel={t('embedded.confirm')}
       danger
       action={() => send('/api/updates/directives', 'POST', { ...track, type: 'rollBackToEmbedded' })}
       onDone={onDone}
     >
-      <p>
-        Devices on this track stop running over-the-air updates and launch the bundle their build embeds, until the next
-        publish.
-      </p>
+      <p>{t('embedded.body')}</p>
       <Reach action={{ kind: 'whole-track' }} facts={{ trackDevices: trackDevices.last7d, received: 0 }} />
       <dl className="facts">
-        <dt>Track</dt>
+        <dt>{t('common.track')}</dt>
         <dd>{trackLabel(track)}</dd>
-        <dt>Release replaced</dt>
-        <dd>{activeReleaseId ? <code>{activeReleaseId}</code> : 'none'}</dd>
+        <dt>{t('embedded.replaced')}</dt>
+        <dd>{activeReleaseId ? <code>{activeReleaseId}</code> : t('embedded.none')}</dd>
       </dl>
     </ConfirmAction>
   );

@@ -10,111 +10,106 @@ import {
 } from '@ferry/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { getJson, send } from '../api.js';
-import { ConfirmAction, refusalText } from '../components/ConfirmAction.js';
+import { ConfirmAction } from '../components/ConfirmAction.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { Loading } from '../components/Loading.js';
+import { Refusal } from '../components/Refusal.js';
 import { Time } from '../components/Time.js';
+import type { Translate } from '../i18n/catalogue.js';
+import { useT } from '../i18n/use-t.js';
+import { refusalLine, refusalOf } from '../refusal.js';
 import { useSession } from '../session.js';
 import { useResource } from '../use-resource.js';
 
-/** What each action lets a role do, in the words an admin picks a role by. */
-const ACTION_WORDS: Record<OperatorAction, string | null> = {
-  read: 'read releases, rollouts and the audit log',
-  'rollout.change': 'change, complete and revert rollouts',
-  rollback: 'roll back to an earlier release',
-  'directive.create': 'roll back to the embedded bundle',
-  publish: null,
-  gc: 'collect unreferenced assets',
-  'tokens.manage': 'manage operator tokens',
-  'console.sign-in': null,
-};
+/** The actions an admin picks a role by; publishing and signing in are not an operator's choice. */
+const WORDED_ACTIONS = ['read', 'rollout.change', 'rollback', 'directive.create', 'gc', 'tokens.manage'] as const;
 
-/** A role's grants, read from the access rule itself (mayPerform), so the words cannot drift from it. */
-export const roleGrants = (role: OperatorRole): string =>
-  OPERATOR_ACTIONS.filter((action) => mayPerform(role, action))
-    .map((action) => ACTION_WORDS[action])
-    .filter((words): words is string => words !== null)
+/** A role's grants in words, read from the access rule itself (mayPerform), so they cannot drift from it. */
+export const roleGrants = (t: Translate, role: OperatorRole): string =>
+  OPERATOR_ACTIONS.filter((action): action is (typeof WORDED_ACTIONS)[number] =>
+    (WORDED_ACTIONS as readonly OperatorAction[]).includes(action),
+  )
+    .filter((action) => mayPerform(role, action))
+    .map((action) => t(`tokens.grants.${action}`))
     .join(', ');
 
 /** The one time a new token is on screen: copied from here, never shown again. */
 function NewToken({ created, onDismiss }: { created: CreatedOperatorToken; onDismiss: () => void }) {
+  const { t } = useT();
   const fieldId = useId();
   return (
     <section className="new-token" aria-labelledby={`${fieldId}-title`}>
-      <h2 id={`${fieldId}-title`}>
-        Token for {created.name} ({created.role})
-      </h2>
+      <h2 id={`${fieldId}-title`}>{t('tokens.newToken', { name: created.name, role: t(`roles.${created.role}`) })}</h2>
       <p>
-        <strong>This is the only time the token is shown.</strong> Copy it now into a password manager or a CI secret:
-        Ferry keeps only its hash, so it cannot show it again.
+        <strong>{t('tokens.onceTitle')}</strong> {t('tokens.once')}
       </p>
-      <label htmlFor={fieldId}>Token</label>
+      <label htmlFor={fieldId}>{t('tokens.field')}</label>
       <div className="token-value">
         <input id={fieldId} readOnly value={created.token} spellCheck={false} onFocus={(e) => e.target.select()} />
-        <CopyButton value={created.token} label={`token for ${created.name}`} />
+        <CopyButton value={created.token} label={t('tokens.copyWhat', { name: created.name })} />
       </div>
       <button type="button" onClick={onDismiss}>
-        I have stored it
+        {t('tokens.stored')}
       </button>
     </section>
   );
 }
 
 function TokenRow({ token, onRevoked }: { token: OperatorTokenView; onRevoked: (message: string) => void }) {
+  const { t } = useT();
   const session = useSession();
   const own = session?.kind === 'token' && session.name === token.name;
   return (
     <tr data-token={token.name}>
-      <td data-label="Name">
+      <td data-label={t('tokens.name')}>
         {token.name}
         {own && (
           <>
             {' '}
-            <span className="badge">you</span>
+            <span className="badge">{t('tokens.you')}</span>
           </>
         )}
       </td>
-      <td data-label="Role">{token.role}</td>
-      <td data-label="Created">
+      <td data-label={t('tokens.role')}>{t(`roles.${token.role}`)}</td>
+      <td data-label={t('tokens.createdAt')}>
         <div>
           <Time iso={token.createdAt} />
-          <div className="sub">by {token.createdBy}</div>
+          <div className="sub">{t('tokens.createdBy', { actor: token.createdBy })}</div>
         </div>
       </td>
-      <td data-label="Last used">{token.lastUsedAt ? <Time iso={token.lastUsedAt} /> : 'never'}</td>
-      <td data-label="State">
+      <td data-label={t('tokens.lastUsed')}>
+        {token.lastUsedAt ? <Time iso={token.lastUsedAt} /> : t('tokens.never')}
+      </td>
+      <td data-label={t('tokens.state')}>
         {token.revokedAt ? (
           <span className="badge state-reverted">
-            revoked <Time iso={token.revokedAt} />
+            {t('tokens.revoked')} <Time iso={token.revokedAt} />
           </span>
         ) : (
-          <span className="badge ok">active</span>
+          <span className="badge ok">{t('tokens.active')}</span>
         )}
       </td>
-      <td data-label="Actions">
+      <td data-label={t('tokens.actions')}>
         {!token.revokedAt && (
           <ConfirmAction
-            label={`Revoke ${token.name}`}
-            title="Revoke an operator token"
-            confirmLabel="Revoke token"
+            label={t('tokens.revoke', { name: token.name })}
+            title={t('tokens.revokeTitle')}
+            confirmLabel={t('tokens.revokeConfirm')}
             danger
             action={() => send(`/api/operator-tokens/${token.id}`, 'DELETE')}
-            onDone={() => onRevoked(`Token ${token.name} revoked.`)}
+            onDone={() => onRevoked(t('tokens.revokedNotice', { name: token.name }))}
           >
-            <p>
-              Every request with this token is refused from now on, on every instance, and the console sessions it
-              opened end. The name stays taken: the audit log identifies people by it.
-            </p>
+            <p>{t('tokens.revokeBody')}</p>
             {own && (
               <p className="warning">
-                <strong>This is the token you are signed in with:</strong> revoking it signs you out.
+                <strong>{t('tokens.revokeOwnTitle')}</strong> {t('tokens.revokeOwn')}
               </p>
             )}
             <dl className="facts">
-              <dt>Name</dt>
+              <dt>{t('tokens.name')}</dt>
               <dd>{token.name}</dd>
-              <dt>Role</dt>
-              <dd>{token.role}</dd>
+              <dt>{t('tokens.role')}</dt>
+              <dd>{t(`roles.${token.role}`)}</dd>
             </dl>
           </ConfirmAction>
         )}
@@ -125,6 +120,7 @@ function TokenRow({ token, onRevoked }: { token: OperatorTokenView; onRevoked: (
 
 /** Operator tokens, for admins: create one with a role (shown once), list them, revoke one. */
 export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
+  const { t } = useT();
   const [version, setVersion] = useState(0);
   const tokens = useResource(() => getJson('/api/operator-tokens', OperatorTokenList), String(version));
   const nameId = useId();
@@ -143,10 +139,10 @@ export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
       const token = CreatedOperatorToken.parse(await send('/api/operator-tokens', 'POST', { name: name.trim(), role }));
       setCreated(token);
       setName('');
-      onDone(`Token ${token.name} created.`);
+      onDone(t('tokens.created', { name: token.name }));
       reload();
     } catch (reason) {
-      setError(refusalText(reason));
+      setError(refusalOf(t, reason));
     } finally {
       setBusy(false);
     }
@@ -156,18 +152,15 @@ export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
   );
   return (
     <section aria-labelledby="tokens-title">
-      <h1 id="tokens-title">Operator tokens</h1>
-      <p className="sub">
-        A token signs in to this console, and works as a bearer token for the API and the CLI, with its role. Ferry
-        keeps only its hash.
-      </p>
+      <h1 id="tokens-title">{t('tokens.title')}</h1>
+      <p className="sub">{t('tokens.intro')}</p>
       {created ? (
         <NewToken created={created} onDismiss={() => setCreated(undefined)} />
       ) : (
         <form className="create-token" onSubmit={submit} aria-labelledby={`${nameId}-title`}>
-          <h2 id={`${nameId}-title`}>New token</h2>
+          <h2 id={`${nameId}-title`}>{t('tokens.newTitle')}</h2>
           <div className="fields">
-            <label htmlFor={nameId}>Name</label>
+            <label htmlFor={nameId}>{t('tokens.name')}</label>
             <input
               id={nameId}
               value={name}
@@ -177,7 +170,7 @@ export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
               aria-describedby={`${nameId}-help`}
               onChange={(event) => setName(event.target.value)}
             />
-            <label htmlFor={roleId}>Role</label>
+            <label htmlFor={roleId}>{t('tokens.role')}</label>
             <select
               id={roleId}
               value={role}
@@ -186,47 +179,41 @@ export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
             >
               {OPERATOR_ROLES.map((r) => (
                 <option key={r} value={r}>
-                  {r}
+                  {t(`roles.${r}`)}
                 </option>
               ))}
             </select>
           </div>
           <p id={`${nameId}-help`} className="sub">
-            The person or machine it is for, e.g. alice or ci-bot. Their actions are audited under this name, and a name
-            is never used twice.
+            {t('tokens.nameHelp')}
           </p>
           <p id={`${roleId}-help`} className="sub">
-            A {role} may {roleGrants(role)}.
+            {t('tokens.roleHelp', { role: t(`roles.${role}`), grants: roleGrants(t, role) })}
           </p>
-          {error && (
-            <p role="alert" className="error">
-              {error.message}
-              {error.code && <span className="error-code"> ({error.code})</span>}
-            </p>
-          )}
+          {error && <Refusal refusal={error} />}
           <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
-            {busy ? 'Creating…' : 'Create token'}
+            {busy ? t('tokens.creating') : t('tokens.create')}
           </button>
         </form>
       )}
-      <h2>Tokens</h2>
+      <h2>{t('tokens.list')}</h2>
       {tokens.error && (
         <p role="alert" className="error">
-          Could not load the tokens: {tokens.error.message}
+          {t('errors.tokens', { reason: refusalLine(t, tokens.error) })}
         </p>
       )}
-      {!tokens.data && !tokens.error && <Loading label="Loading tokens…" />}
-      {tokens.data && list.length === 0 && <p>No operator token exists yet.</p>}
+      {!tokens.data && !tokens.error && <Loading label={t('tokens.loading')} />}
+      {tokens.data && list.length === 0 && <p>{t('tokens.none')}</p>}
       {list.length > 0 && (
         <table className="data tokens">
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{t('tokens.name')}</th>
+              <th scope="col">{t('tokens.role')}</th>
+              <th scope="col">{t('tokens.createdAt')}</th>
+              <th scope="col">{t('tokens.lastUsed')}</th>
+              <th scope="col">{t('tokens.state')}</th>
+              <th scope="col">{t('tokens.actions')}</th>
             </tr>
           </thead>
           <tbody>

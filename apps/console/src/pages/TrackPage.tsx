@@ -9,8 +9,10 @@ import { CopyButton } from '../components/CopyButton.js';
 import { Loading } from '../components/Loading.js';
 import { Time } from '../components/Time.js';
 import { RollBackToEmbedded, RollbackTo, RolloutControls } from '../components/TrackActions.js';
-import { count, shortFingerprint, shortId, trackLabel, updatePolicy } from '../format.js';
+import { shortFingerprint, shortId, trackLabel } from '../format.js';
+import { useT } from '../i18n/use-t.js';
 import { useLiveVersion } from '../live.js';
+import { refusalLine } from '../refusal.js';
 import { href } from '../router.js';
 import { useMay } from '../session.js';
 import { useResource } from '../use-resource.js';
@@ -31,6 +33,7 @@ function ReleaseItem({
   isHead: boolean;
   onDone: (m: string) => void;
 }) {
+  const { t, count, policy } = useT();
   const may = useMay();
   const { metadata, rollout } = entry;
   const open = rollout?.state === 'running' || rollout?.state === 'halted';
@@ -41,38 +44,42 @@ function ReleaseItem({
           <code>{shortId(entry.id)}</code>
         </a>
         {metadata.rolledBackFrom ? (
-          <span className="badge rollback">rollback of {shortId(metadata.rolledBackFrom)}</span>
+          <span className="badge rollback">{t('track.rollbackOf', { id: shortId(metadata.rolledBackFrom) })}</span>
         ) : (
-          <span className="badge">release</span>
+          <span className="badge">{t('track.releaseBadge')}</span>
         )}
-        {rollout && <span className={`badge state-${rollout.state}`}>{`${rollout.state} ${rollout.percent} %`}</span>}
-        {isHead && <span className="badge active">active</span>}
+        {rollout && (
+          <span
+            className={`badge state-${rollout.state}`}
+          >{`${t(`states.${rollout.state}`)} ${rollout.percent} %`}</span>
+        )}
+        {isHead && <span className="badge active">{t('track.active')}</span>}
         <Time iso={entry.createdAt} />
       </div>
-      <p className="message">{metadata.message ?? <em>no message</em>}</p>
+      <p className="message">{metadata.message ?? <em>{t('track.noMessage')}</em>}</p>
       <dl className="facts inline">
-        <dt>Commit</dt>
+        <dt>{t('track.commit')}</dt>
         <dd>{metadata.commit ? <code>{metadata.commit.slice(0, 12)}</code> : '—'}</dd>
-        <dt>Branch</dt>
+        <dt>{t('track.branch')}</dt>
         <dd>{metadata.branch ?? '—'}</dd>
-        <dt>Actor</dt>
+        <dt>{t('track.actor')}</dt>
         <dd>{metadata.actor ?? '—'}</dd>
-        <dt>Fingerprint</dt>
+        <dt>{t('track.fingerprint')}</dt>
         <dd>
           {metadata.fingerprint ? (
             <>
               <code title={metadata.fingerprint}>{shortFingerprint(metadata.fingerprint)}</code>{' '}
-              <CopyButton value={metadata.fingerprint} label={`fingerprint of ${shortId(entry.id)}`} />
+              <CopyButton value={metadata.fingerprint} label={t('track.fingerprintOf', { id: shortId(entry.id) })} />
             </>
           ) : (
             '—'
           )}
         </dd>
-        <dt>Update policy</dt>
-        <dd>{updatePolicy(entry.updatePolicy)}</dd>
+        <dt>{t('track.updatePolicy')}</dt>
+        <dd>{policy(entry.updatePolicy)}</dd>
         {!open && (
           <>
-            <dt>Devices received · failed</dt>
+            <dt>{t('track.receivedFailed')}</dt>
             <dd>
               {count(entry.health.received)} · {count(entry.health.failed)}
             </dd>
@@ -101,6 +108,7 @@ function ReleaseItem({
 
 /** A track's releases newest first; rollbacks and directives shown as such, with the actions. */
 export function TrackPage({ track, onDone }: { track: Track; onDone: (message: string) => void }) {
+  const { t, count } = useT();
   const may = useMay();
   const live = useLiveVersion(track);
   const history = useResource(
@@ -119,26 +127,23 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
   return (
     <section aria-labelledby="track-title">
       <p className="crumbs">
-        <a href={href.tracks()}>Tracks</a> /
+        <a href={href.tracks()}>{t('nav.tracks')}</a> /
       </p>
       <h1 id="track-title">{trackLabel(track)}</h1>
       {history.error && (
         <p role="alert" className="error">
-          Could not load the history: {history.error.message}
+          {t('errors.history', { reason: refusalLine(t, history.error) })}
         </p>
       )}
-      {!history.data && !history.error && <Loading label="Loading the track’s history…" />}
+      {!history.data && !history.error && <Loading label={t('track.loading')} />}
       {history.data && (
-        <p className="sub">
-          Devices seen running a release of this track: {count(devices.last24h)} in the last 24 hours,{' '}
-          {count(devices.last7d)} in the last 7 days.
-        </p>
+        <p className="sub">{t('track.devicesSeen', { day: count(devices.last24h), week: count(devices.last7d) })}</p>
       )}
       {head && (
         <div className="actions track-actions">
           {head.kind === 'directive' ? (
             <p>
-              <span className="badge state-embedded">embedded</span> Devices run their embedded bundle.
+              <span className="badge state-embedded">{t('states.embedded')}</span> {t('track.embeddedNow')}
             </p>
           ) : (
             may('directive.create') && (
@@ -152,17 +157,17 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
           )}
         </div>
       )}
-      <h2>History</h2>
+      <h2>{t('track.history')}</h2>
       <ol className="history">
         {entries.map((entry) =>
           entry.kind === 'directive' ? (
             <li key={entry.id} className="entry directive" data-entry={entry.id}>
               <div className="entry-head">
-                <span className="badge state-embedded">roll back to embedded</span>
-                {entry === head && <span className="badge active">active</span>}
+                <span className="badge state-embedded">{t('track.directive')}</span>
+                {entry === head && <span className="badge active">{t('track.active')}</span>}
                 <Time iso={entry.createdAt} />
               </div>
-              <p className="message">Directive by {entry.actor}</p>
+              <p className="message">{t('track.directiveBy', { actor: entry.actor })}</p>
             </li>
           ) : (
             <ReleaseItem
@@ -176,7 +181,7 @@ export function TrackPage({ track, onDone }: { track: Track; onDone: (message: s
           ),
         )}
       </ol>
-      {history.data && entries.length === 0 && <p>This track has no release.</p>}
+      {history.data && entries.length === 0 && <p>{t('track.noRelease')}</p>}
     </section>
   );
 }
