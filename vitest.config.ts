@@ -44,7 +44,8 @@ export default defineConfig({
             'packages/*/test/**/*.test.ts',
             'packages/*/src/**/*.test.ts',
             'test/**/*.test.ts',
-            // The console's components, rendered to markup (react-dom/server): no browser needed.
+            // The console's decisions, and its components rendered to markup (react-dom/server): no browser needed.
+            'apps/console/src/**/*.test.ts',
             'apps/console/src/**/*.test.tsx',
           ],
           exclude: [...configDefaults.exclude, ...MEASURED_ALONE, ...END_TO_END],

@@ -14,12 +14,13 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's own words when it sent the common error body; none (empty) when it did not. */
 async function failure(response: Response): Promise<ApiError> {
   try {
     const body = (await response.json()) as { error?: { code?: string; message?: string } };
-    return new ApiError(response.status, body.error?.code ?? 'HTTP_ERROR', body.error?.message ?? response.statusText);
+    return new ApiError(response.status, body.error?.code ?? 'HTTP_ERROR', body.error?.message ?? '');
   } catch {
-    return new ApiError(response.status, 'HTTP_ERROR', `The server answered ${response.status}.`);
+    return new ApiError(response.status, 'HTTP_ERROR', '');
   }
 }
 

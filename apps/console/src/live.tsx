@@ -2,6 +2,7 @@ import { ConsoleEvent, type Track } from '@ferry/contracts';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, request, SESSION_ENDED } from './api.js';
 import { sameTrack, trackLabel } from './format.js';
+import type { Message } from './i18n/catalogue.js';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
@@ -13,8 +14,8 @@ interface LiveState {
   resets: number;
   /** Recent track changes, newest first, with the `all` count each changed at. */
   changes: Array<{ track: Track; at: number }>;
-  /** What screen readers and the status line announce. */
-  announcement: string;
+  /** What screen readers and the status line announce, put into words in the language shown. */
+  announcement: Message | null;
 }
 
 const LiveContext = createContext<LiveState>({
@@ -22,7 +23,7 @@ const LiveContext = createContext<LiveState>({
   all: 0,
   resets: 0,
   changes: [],
-  announcement: '',
+  announcement: null,
 });
 
 /**
@@ -36,7 +37,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     all: 0,
     resets: 0,
     changes: [],
-    announcement: '',
+    announcement: null,
   });
   useEffect(() => {
     const source = new EventSource('/api/console/events');
@@ -70,7 +71,10 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         ...s,
         all: s.all + 1,
         changes: [{ track, at: s.all + 1 }, ...s.changes].slice(0, 50),
-        announcement: `Track ${trackLabel(track)} changed${origin === 'remote' ? ' on another server' : ''}.`,
+        announcement: {
+          key: origin === 'remote' ? 'live.changedRemote' : 'live.changed',
+          values: { track: trackLabel(track) },
+        },
       }));
     };
     const onReset = () =>
@@ -78,7 +82,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         ...s,
         all: s.all + 1,
         resets: s.resets + 1,
-        announcement: 'Reconnected: showing the latest.',
+        announcement: { key: 'live.reconnected' },
       }));
     source.addEventListener('track', onTrack);
     source.addEventListener('reset', onReset);

@@ -9,7 +9,8 @@ export type Route =
   | { page: 'tracks' }
   | { page: 'track'; track: Track }
   | { page: 'release'; releaseId: string }
-  | { page: 'audit' };
+  | { page: 'audit' }
+  | { page: 'tokens' };
 
 const enc = encodeURIComponent;
 
@@ -18,6 +19,7 @@ export const href = {
   track: (t: Track) => `#/track/${enc(t.channel)}/${enc(t.platform)}/${enc(t.runtimeVersion)}`,
   release: (id: string) => `#/release/${enc(id)}`,
   audit: () => '#/audit',
+  tokens: () => '#/tokens',
 };
 
 export function parseRoute(hash: string): Route {
@@ -30,6 +32,7 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'release' && parts[1]) return { page: 'release', releaseId: parts[1] };
   if (parts[0] === 'audit') return { page: 'audit' };
+  if (parts[0] === 'tokens') return { page: 'tokens' };
   return { page: 'tracks' };
 }
 

@@ -2,8 +2,8 @@
  * One instance of the server the console's browser tests drive: the real app (OTA area only) on an
  * ephemeral port over the PostgreSQL database in DATABASE_URL. Instances given the same DATA_DIR
  * share the development signing key, release token and local objects, as a scaled-out deployment
- * shares its configuration. With FERRY_E2E_TOKENS=1 it also creates a viewer and a releaser operator
- * token. Prints one JSON line, then serves until SIGTERM.
+ * shares its configuration. With FERRY_E2E_TOKENS=1 it also creates a viewer, a releaser and an admin
+ * operator token. Prints one JSON line, then serves until SIGTERM.
  */
 import pino from 'pino';
 import { buildApp } from '../../../../packages/server/src/app.js';
@@ -37,6 +37,7 @@ if (process.env.FERRY_E2E_TOKENS === '1') {
   for (const [name, role] of [
     ['vera', 'viewer'],
     ['rita', 'releaser'],
+    ['ada', 'admin'],
   ] as const) {
     tokens[role] = (await store.create({ name, role }, { actor: 'e2e' })).token;
   }

@@ -36,7 +36,7 @@ export async function postgresProblem(): Promise<string | undefined> {
 interface InstanceAddress {
   url: string;
   releaseToken: string;
-  tokens: { viewer?: string; releaser?: string };
+  tokens: { viewer?: string; releaser?: string; admin?: string };
 }
 
 export interface Instance extends InstanceAddress {

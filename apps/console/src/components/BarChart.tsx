@@ -1,3 +1,5 @@
+import { useT } from '../i18n/use-t.js';
+
 /** A small SVG bar chart of counts per day; attributes only (the CSP forbids inline styles). */
 export function BarChart({
   title,
@@ -8,6 +10,7 @@ export function BarChart({
   series: Array<{ day: string; devices: number }>;
   tone: 'good' | 'bad';
 }) {
+  const { t, devices } = useT();
   const width = 280;
   const height = 90;
   const max = Math.max(1, ...series.map((point) => point.devices));
@@ -17,13 +20,11 @@ export function BarChart({
   const last = series.at(-1)?.day ?? '';
   return (
     <figure className="chart">
-      <figcaption>
-        {title}: {total} device{total === 1 ? '' : 's'} ({first} to {last})
-      </figcaption>
+      <figcaption>{t('chart.caption', { title, devices: devices(total), first, last })}</figcaption>
       <svg
         viewBox={`0 0 ${width} ${height + 14}`}
         role="img"
-        aria-label={`${title} per day: ${series.map((p) => `${p.day} ${p.devices}`).join(', ')}`}
+        aria-label={t('chart.label', { title, days: series.map((p) => `${p.day} ${p.devices}`).join(', ') })}
         className={`chart-svg ${tone}`}
       >
         <line x1="0" y1={height} x2={width} y2={height} className="axis" />

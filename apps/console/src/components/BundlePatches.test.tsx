@@ -1,7 +1,15 @@
 import type { BundlePatch } from '@ferry/contracts';
+import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
+import { createI18n } from '../i18n/console-i18n.js';
 import { BundlePatches } from './BundlePatches.js';
+
+/** Rendered in English: the words below are the English catalogue's. */
+const english = createI18n('en');
+const render = (element: ReactElement): string =>
+  renderToStaticMarkup(<I18nextProvider i18n={english}>{element}</I18nextProvider>);
 
 /**
  * The release page's bundle patches as markup (react-dom/server, no browser): what each state says,
@@ -35,7 +43,7 @@ const rows = (html: string): string[][] =>
 
 describe('BundlePatches', () => {
   it('shows one row per patch: its base, its state in words, the patch and full sizes, and the share', () => {
-    const html = renderToStaticMarkup(
+    const html = render(
       <BundlePatches
         maxRatio={0.5}
         patches={[
@@ -66,17 +74,17 @@ describe('BundlePatches', () => {
 
   it('names the configured share a larger patch was over, without a trailing .0', () => {
     const larger = [patch({ state: 'larger', bytes: 90, fullBytes: 100 })];
-    expect(rows(renderToStaticMarkup(<BundlePatches maxRatio={0.85} patches={larger} />))[0]?.[1]).toBe(
+    expect(rows(render(<BundlePatches maxRatio={0.85} patches={larger} />))[0]?.[1]).toBe(
       'not offered (larger than 85 % of the full download)',
     );
-    expect(rows(renderToStaticMarkup(<BundlePatches maxRatio={0.125} patches={larger} />))[0]?.[1]).toBe(
+    expect(rows(render(<BundlePatches maxRatio={0.125} patches={larger} />))[0]?.[1]).toBe(
       'not offered (larger than 12.5 % of the full download)',
     );
   });
 
   it('writes a patch of a few hundred bytes against megabytes as under 0.1 %, never as 0', () => {
     const tiny = [patch({ bytes: 312, fullBytes: 1_500_000 })];
-    expect(rows(renderToStaticMarkup(<BundlePatches maxRatio={0.5} patches={tiny} />))[0]).toEqual([
+    expect(rows(render(<BundlePatches maxRatio={0.5} patches={tiny} />))[0]).toEqual([
       'release 0b7e3c1a',
       'ready',
       '312 B',
@@ -86,7 +94,7 @@ describe('BundlePatches', () => {
   });
 
   it('is a table named by its heading, with a header cell per column and a label per cell for phones', () => {
-    const html = renderToStaticMarkup(<BundlePatches maxRatio={0.5} patches={[patch({})]} />);
+    const html = render(<BundlePatches maxRatio={0.5} patches={[patch({})]} />);
     expect(html).toContain('<h2 id="patches-title">Bundle patches</h2>');
     expect(html).toContain('<table class="data patches" aria-labelledby="patches-title">');
     const headers = [...html.matchAll(/<th scope="col">(.*?)<\/th>/g)].map((match) => match[1]);
@@ -96,7 +104,7 @@ describe('BundlePatches', () => {
   });
 
   it('says why there is nothing to show when the launch bundle has no patches, and draws no table', () => {
-    const html = renderToStaticMarkup(<BundlePatches maxRatio={0.5} patches={[]} />);
+    const html = render(<BundlePatches maxRatio={0.5} patches={[]} />);
     expect(html).toContain('<h2 id="patches-title">Bundle patches</h2>');
     expect(html).not.toContain('<table');
     expect(textOf(html)).toContain('No patches to this launch bundle.');

@@ -1,33 +1,35 @@
 import type { BundlePatch } from '@ferry/contracts';
-import { bytes, percent, shortId } from '../format.js';
+import { Trans } from 'react-i18next';
+import { percent, share, shortId } from '../format.js';
+import { CONSOLE_NAMESPACE, type Translate } from '../i18n/catalogue.js';
+import { useT } from '../i18n/use-t.js';
 import { href } from '../router.js';
 
-/** A share as a whole-looking percentage: 0.5 → "50 %", 0.125 → "12.5 %". */
-const share = (ratio: number): string => `${Number((ratio * 100).toFixed(1))} %`;
-
 /** What a patch's state means for devices: a short badge, and why when it is not offered. */
-export function patchState(patch: BundlePatch, maxRatio: number): { label: string; tone: string; reason?: string } {
+export function patchState(
+  t: Translate,
+  patch: BundlePatch,
+  maxRatio: number,
+): { label: string; tone: string; reason?: string } {
   switch (patch.state) {
     case 'ready':
-      return { label: 'ready', tone: 'ok' };
+      return { label: t('patches.ready'), tone: 'ok' };
     case 'pending':
-      return { label: 'being made', tone: 'state-running' };
+      return { label: t('patches.pending'), tone: 'state-running' };
     case 'larger':
       return {
-        label: 'not offered',
+        label: t('patches.larger'),
         tone: 'state-superseded',
-        reason: `larger than ${share(maxRatio)} of the full download`,
+        reason: t('patches.largerReason', { share: share(maxRatio) }),
       };
     case 'failed':
-      return { label: 'failed', tone: 'bad', reason: 'devices get the full bundle; the server log says why' };
+      return { label: t('patches.failed'), tone: 'bad', reason: t('patches.failedReason') };
   }
 }
 
 /** The patch's bytes as a share of the full download's; null until both are known. */
 export const patchShare = (patch: BundlePatch): number | null =>
   patch.bytes === null || patch.fullBytes === null || patch.fullBytes === 0 ? null : patch.bytes / patch.fullBytes;
-
-const size = (value: number | null): string => (value === null ? '—' : bytes(value));
 
 /** A one-line change gives a patch of a few hundred bytes: it reads as under 0.1 %, never as 0. */
 const sharePercent = (ratio: number | null): string =>
@@ -38,53 +40,60 @@ const sharePercent = (ratio: number | null): string =>
  * track, or a build's embedded bundle), with the patch's size against the full brotli download.
  */
 export function BundlePatches({ patches, maxRatio }: { patches: BundlePatch[]; maxRatio: number }) {
+  const { t, bytes } = useT();
+  const size = (value: number | null): string => (value === null ? '—' : bytes(value));
+  const columns = [
+    t('patches.from'),
+    t('patches.state'),
+    t('patches.patch'),
+    t('patches.full'),
+    t('patches.share'),
+  ] as const;
   return (
     <>
-      <h2 id="patches-title">Bundle patches</h2>
+      <h2 id="patches-title">{t('patches.title')}</h2>
       {patches.length === 0 ? (
         <p>
-          No patches to this launch bundle. A track’s first release has none unless a build’s embedded bundle is
-          registered (<code>ferry embedded upload</code>).
+          <Trans ns={CONSOLE_NAMESPACE} i18nKey="patches.none" components={[<code key="command" />]} />
         </p>
       ) : (
         <>
-          <p className="sub">
-            A device running one of these updates downloads the patch instead of the whole launch bundle, once it is
-            ready.
-          </p>
+          <p className="sub">{t('patches.sub')}</p>
           <table className="data patches" aria-labelledby="patches-title">
             <thead>
               <tr>
-                <th scope="col">From</th>
-                <th scope="col">State</th>
-                <th scope="col">Patch</th>
-                <th scope="col">Full download (brotli)</th>
-                <th scope="col">Patch ÷ full</th>
+                {columns.map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {patches.map((patch) => {
-                const state = patchState(patch, maxRatio);
+                const state = patchState(t, patch, maxRatio);
                 return (
                   <tr key={`${patch.base.kind} ${patch.base.updateId}`} data-patch-base={patch.base.updateId}>
-                    <td data-label="From">
+                    <td data-label={columns[0]}>
                       {patch.base.kind === 'release' ? (
                         <>
-                          release <a href={href.release(patch.base.updateId)}>{shortId(patch.base.updateId)}</a>
+                          {t('patches.fromRelease')}{' '}
+                          <a href={href.release(patch.base.updateId)}>{shortId(patch.base.updateId)}</a>
                         </>
                       ) : (
                         <>
-                          embedded build <code title={patch.base.updateId}>{shortId(patch.base.updateId)}</code>
+                          {t('patches.fromEmbedded')}{' '}
+                          <code title={patch.base.updateId}>{shortId(patch.base.updateId)}</code>
                         </>
                       )}
                     </td>
-                    <td data-label="State">
+                    <td data-label={columns[1]}>
                       <span className={`badge ${state.tone}`}>{state.label}</span>
                       {state.reason && <span className="reason"> ({state.reason})</span>}
                     </td>
-                    <td data-label="Patch">{size(patch.bytes)}</td>
-                    <td data-label="Full download (brotli)">{size(patch.fullBytes)}</td>
-                    <td data-label="Patch ÷ full">{sharePercent(patchShare(patch))}</td>
+                    <td data-label={columns[2]}>{size(patch.bytes)}</td>
+                    <td data-label={columns[3]}>{size(patch.fullBytes)}</td>
+                    <td data-label={columns[4]}>{sharePercent(patchShare(patch))}</td>
                   </tr>
                 );
               })}

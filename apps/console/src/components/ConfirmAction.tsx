@@ -1,20 +1,26 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
-import { ApiError } from '../api.js';
+import { useT } from '../i18n/use-t.js';
+import { refusalOf } from '../refusal.js';
+import { Refusal } from './Refusal.js';
 
 export interface ConfirmActionProps {
   /** The button that opens the dialog. */
   label: string;
   /** The dialog's title: the action. */
   title: string;
-  /** What will happen, naming the track and the release it affects. */
+  /** What will happen, naming the track and the release it affects, and about how many devices. */
   children: ReactNode;
   confirmLabel: string;
   danger?: boolean;
-  /** Runs on confirmation; a thrown ApiError is shown in the dialog. */
+  /** Runs on confirmation; a refusal is shown in the dialog in the server's words. */
   action: () => Promise<unknown>;
   onDone?: (message: string) => void;
-  /** Optional fields inside the dialog (the new share); their value is read by `action`. */
   disabled?: boolean;
+  /**
+   * A statement the operator must tick before the confirm button works (the failures they are
+   * widening a rollout past): a risky action is never one Enter away.
+   */
+  acknowledge?: string;
 }
 
 /**
@@ -22,12 +28,16 @@ export interface ConfirmActionProps {
  * gives focus back to the button, so it works from the keyboard alone.
  */
 export function ConfirmAction(props: ConfirmActionProps) {
+  const { t } = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const acknowledgeId = useId();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [error, setError] = useState<{ message: string; code?: string }>();
   const open = () => {
     setError(undefined);
+    setAcknowledged(false);
     dialog.current?.showModal();
   };
   const confirm = async () => {
@@ -36,13 +46,14 @@ export function ConfirmAction(props: ConfirmActionProps) {
     try {
       await props.action();
       dialog.current?.close();
-      props.onDone?.(`${props.title}: done.`);
+      props.onDone?.(t('common.done', { action: props.title }));
     } catch (reason) {
-      setError(reason instanceof ApiError ? `${reason.message} (${reason.code})` : String(reason));
+      setError(refusalOf(t, reason));
     } finally {
       setBusy(false);
     }
   };
+  const blocked = props.acknowledge !== undefined && !acknowledged;
   return (
     <>
       <button type="button" className={props.danger ? 'danger' : undefined} onClick={open} disabled={props.disabled}>
@@ -51,17 +62,29 @@ export function ConfirmAction(props: ConfirmActionProps) {
       <dialog ref={dialog} aria-labelledby={titleId} className="confirm">
         <h2 id={titleId}>{props.title}</h2>
         <div className="confirm-body">{props.children}</div>
-        {error && (
-          <p role="alert" className="error">
-            {error}
+        {props.acknowledge !== undefined && (
+          <p className="acknowledge">
+            <input
+              id={acknowledgeId}
+              type="checkbox"
+              checked={acknowledged}
+              onChange={(event) => setAcknowledged(event.target.checked)}
+            />
+            <label htmlFor={acknowledgeId}>{props.acknowledge}</label>
           </p>
         )}
+        {error && <Refusal refusal={error} />}
         <div className="confirm-buttons">
           <button type="button" onClick={() => dialog.current?.close()} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
-          <button type="button" className={props.danger ? 'danger' : 'primary'} onClick={confirm} disabled={busy}>
-            {busy ? 'Working…' : props.confirmLabel}
+          <button
+            type="button"
+            className={props.danger ? 'danger' : 'primary'}
+            onClick={confirm}
+            disabled={busy || blocked}
+          >
+            {busy ? t('common.working') : props.confirmLabel}
           </button>
         </div>
       </dialog>

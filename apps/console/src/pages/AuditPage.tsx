@@ -1,8 +1,12 @@
 import { AuditEvent, CHANNELS, type Channel, PLATFORMS, type Platform } from '@ferry/contracts';
 import { type FormEvent, useMemo, useState } from 'react';
 import { request } from '../api.js';
-import { dateTime, shortId } from '../format.js';
+import { Loading } from '../components/Loading.js';
+import { Time } from '../components/Time.js';
+import { shortId } from '../format.js';
+import { useT } from '../i18n/use-t.js';
 import { useLiveVersion } from '../live.js';
+import { refusalLine } from '../refusal.js';
 import { href } from '../router.js';
 import { useResource } from '../use-resource.js';
 
@@ -46,6 +50,7 @@ const isGuardEvent = (type: string) => type === 'guard.bypassed' || type === 'gu
 
 /** The audit log, newest first; filters by type, track, actor and time; guard bypasses stand out. */
 export function AuditPage() {
+  const { t, count } = useT();
   const live = useLiveVersion();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
@@ -70,48 +75,52 @@ export function AuditPage() {
   };
   return (
     <section aria-labelledby="audit-title">
-      <h1 id="audit-title">Audit log</h1>
-      <form className="filters audit-filters" onSubmit={submit} aria-label="Audit filters">
-        <label htmlFor="audit-type">Type</label>
-        <input {...field('type')} placeholder="e.g. guard.bypassed, rollout.halted" />
-        <label htmlFor="audit-channel">Channel</label>
+      <h1 id="audit-title">{t('audit.title')}</h1>
+      <form className="filters audit-filters" onSubmit={submit} aria-label={t('audit.filters')}>
+        <label htmlFor="audit-type">{t('audit.type')}</label>
+        <input {...field('type')} placeholder={t('audit.typePlaceholder')} />
+        <label htmlFor="audit-channel">{t('audit.channel')}</label>
         <select {...field('channel')}>
-          <option value="">any</option>
+          <option value="">{t('audit.any')}</option>
           {CHANNELS.map((channel) => (
             <option key={channel} value={channel}>
               {channel}
             </option>
           ))}
         </select>
-        <label htmlFor="audit-platform">Platform</label>
+        <label htmlFor="audit-platform">{t('audit.platform')}</label>
         <select {...field('platform')}>
-          <option value="">any</option>
+          <option value="">{t('audit.any')}</option>
           {PLATFORMS.map((platform) => (
             <option key={platform} value={platform}>
               {platform}
             </option>
           ))}
         </select>
-        <label htmlFor="audit-runtimeVersion">Runtime version</label>
+        <label htmlFor="audit-runtimeVersion">{t('audit.runtimeVersion')}</label>
         <input {...field('runtimeVersion')} />
-        <label htmlFor="audit-actor">Actor</label>
+        <label htmlFor="audit-actor">{t('audit.actor')}</label>
         <input {...field('actor')} />
-        <label htmlFor="audit-since">From</label>
+        <label htmlFor="audit-since">{t('audit.since')}</label>
         <input type="date" {...field('since')} />
-        <label htmlFor="audit-until">To</label>
+        <label htmlFor="audit-until">{t('audit.until')}</label>
         <input type="date" {...field('until')} />
         <button type="submit" className="primary">
-          Apply
+          {t('audit.apply')}
         </button>
       </form>
       {events.error && (
         <p role="alert" className="error">
-          Could not load the audit log: {events.error.message}
+          {t('errors.audit', { reason: refusalLine(t, events.error) })}
         </p>
       )}
-      <p aria-live="polite">
-        {events.data ? `${shown.length} event${shown.length === 1 ? '' : 's'}, newest first` : 'Loading…'}
-      </p>
+      {events.data ? (
+        <p aria-live="polite">
+          {t(shown.length === 1 ? 'audit.count.one' : 'audit.count.other', { n: count(shown.length) })}
+        </p>
+      ) : (
+        !events.error && <Loading label={t('audit.loading')} />
+      )}
       <ol className="audit">
         {shown.map((event) => (
           <li
@@ -120,17 +129,16 @@ export function AuditPage() {
             data-type={event.type}
           >
             <div className="entry-head">
-              {event.type === 'guard.bypassed' && <strong className="badge bypass">Guard bypass</strong>}
-              {event.type === 'guard.blocked' && <strong className="badge bad">Guard block</strong>}
+              {event.type === 'guard.bypassed' && <strong className="badge bypass">{t('audit.guardBypass')}</strong>}
+              {event.type === 'guard.blocked' && <strong className="badge bad">{t('audit.guardBlock')}</strong>}
               <code>{event.type}</code>
-              <time dateTime={event.createdAt}>{dateTime(event.createdAt)}</time>
+              <Time iso={event.createdAt} />
             </div>
             <p>
-              by <strong>{event.actor}</strong>
+              <strong>{event.actor}</strong>
               {event.channel && event.platform && event.runtimeVersion && (
                 <>
-                  {' '}
-                  on{' '}
+                  {' · '}
                   <a
                     href={href.track({
                       channel: event.channel as Channel,
@@ -144,14 +152,14 @@ export function AuditPage() {
               )}
               {event.releaseId && (
                 <>
-                  {' '}
-                  release <a href={href.release(event.releaseId)}>{shortId(event.releaseId)}</a>
+                  {' · '}
+                  {t('common.release')} <a href={href.release(event.releaseId)}>{shortId(event.releaseId)}</a>
                 </>
               )}
             </p>
             {Object.keys(event.details).length > 0 && (
               <details>
-                <summary>Details</summary>
+                <summary>{t('audit.details')}</summary>
                 <pre>{JSON.stringify(event.details, null, 2)}</pre>
               </details>
             )}

@@ -3,14 +3,20 @@ import { getJson } from '../api.js';
 import { BarChart } from '../components/BarChart.js';
 import { BundlePatches } from '../components/BundlePatches.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { RolloutActions } from '../components/TrackActions.js';
-import { bytes, dateTime, percent, shortFingerprint, shortId, trackLabel, updatePolicy } from '../format.js';
+import { Loading } from '../components/Loading.js';
+import { Time } from '../components/Time.js';
+import { haltRuleText, RolloutControls } from '../components/TrackActions.js';
+import { percent, shortFingerprint, shortId, trackLabel } from '../format.js';
+import { useT } from '../i18n/use-t.js';
 import { useLiveVersion } from '../live.js';
+import { refusalLine } from '../refusal.js';
 import { href } from '../router.js';
 import { useResource } from '../use-resource.js';
 
 /** One release: assets and sizes, bundle patches, the signed manifests and whether they verify, adoption and failures. */
 export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: (message: string) => void }) {
+  const translation = useT();
+  const { t, count, bytes, policy } = translation;
   const live = useLiveVersion();
   const detail = useResource(
     () => getJson(`/api/console/releases/${encodeURIComponent(releaseId)}`, ConsoleReleaseDetail),
@@ -20,72 +26,82 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
   if (detail.error) {
     return (
       <section aria-labelledby="release-title">
-        <h1 id="release-title">Release {shortId(releaseId)}</h1>
+        <h1 id="release-title">{t('release.title', { id: shortId(releaseId) })}</h1>
         <p role="alert" className="error">
-          Could not load the release: {detail.error.message}
+          {t('errors.release', { reason: refusalLine(t, detail.error) })}
         </p>
       </section>
     );
   }
-  if (!release) return <p aria-busy="true">Loading…</p>;
+  if (!release) return <Loading label={t('release.loading')} />;
   const failureRate = release.health.received === 0 ? null : release.health.failed / release.health.received;
   return (
     <section aria-labelledby="release-title">
       <p className="crumbs">
-        <a href={href.tracks()}>Tracks</a> / <a href={href.track(release)}>{trackLabel(release)}</a> /
+        <a href={href.tracks()}>{t('nav.tracks')}</a> / <a href={href.track(release)}>{trackLabel(release)}</a> /
       </p>
-      <h1 id="release-title">Release {shortId(release.id)}</h1>
+      <h1 id="release-title">{t('release.title', { id: shortId(release.id) })}</h1>
       <dl className="facts">
-        <dt>Id</dt>
+        <dt>{t('release.id')}</dt>
         <dd>
           <code>{release.id}</code>
         </dd>
-        <dt>Message</dt>
+        <dt>{t('release.message')}</dt>
         <dd>{release.metadata.message ?? '—'}</dd>
-        <dt>Created</dt>
-        <dd>{dateTime(release.createdAt)}</dd>
-        <dt>Commit · branch · actor</dt>
+        <dt>{t('release.created')}</dt>
+        <dd>
+          <Time iso={release.createdAt} />
+        </dd>
+        <dt>{t('release.commitBranchActor')}</dt>
         <dd>
           {release.metadata.commit ?? '—'} · {release.metadata.branch ?? '—'} · {release.metadata.actor ?? '—'}
         </dd>
-        <dt>Fingerprint</dt>
+        <dt>{t('release.fingerprint')}</dt>
         <dd>
           {release.metadata.fingerprint ? (
             <>
               <code title={release.metadata.fingerprint}>{shortFingerprint(release.metadata.fingerprint)}</code>{' '}
-              <CopyButton value={release.metadata.fingerprint} label="fingerprint" />
+              <CopyButton value={release.metadata.fingerprint} label={t('release.fingerprint')} />
             </>
           ) : (
             '—'
           )}
         </dd>
-        <dt>Update policy</dt>
-        <dd>{updatePolicy(release.updatePolicy)}</dd>
-        <dt>Rollout</dt>
+        <dt>{t('release.updatePolicy')}</dt>
+        <dd>{policy(release.updatePolicy)}</dd>
+        <dt>{t('release.rollout')}</dt>
         <dd>
           {release.rollout ? (
             <span
               className={`badge state-${release.rollout.state}`}
-            >{`${release.rollout.state} ${release.rollout.percent} %`}</span>
+            >{`${t(`states.${release.rollout.state}`)} ${release.rollout.percent} %`}</span>
           ) : (
-            'every device'
+            t('release.everyDevice')
           )}
           {release.rollout?.reason && <span className="reason"> {release.rollout.reason}</span>}
         </dd>
+        {release.rollout && (
+          <>
+            <dt>{t('release.haltRule')}</dt>
+            <dd>{haltRuleText(translation, release.rollout.haltRule)}</dd>
+          </>
+        )}
         {release.metadata.rolledBackFrom && (
           <>
-            <dt>Rollback of</dt>
+            <dt>{t('release.rollbackOf')}</dt>
             <dd>
               <a href={href.release(release.metadata.rolledBackFrom)}>{shortId(release.metadata.rolledBackFrom)}</a>
             </dd>
           </>
         )}
       </dl>
-      {release.rollout?.state === 'running' && (
-        <RolloutActions
+      {release.rollout && (release.rollout.state === 'running' || release.rollout.state === 'halted') && (
+        <RolloutControls
           track={release}
           releaseId={release.id}
-          percent={release.rollout.percent}
+          rollout={release.rollout}
+          health={release.health}
+          trackDevices={release.trackDevices}
           onDone={(message) => {
             onDone(message);
             detail.reload();
@@ -93,42 +109,46 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
         />
       )}
 
-      <h2>Devices</h2>
+      <h2>{t('release.devices')}</h2>
       <dl className="facts inline">
-        <dt>Adoption 24 h</dt>
-        <dd>{release.adoption.last24h}</dd>
-        <dt>Adoption 7 days</dt>
-        <dd>{release.adoption.last7d}</dd>
-        <dt>Received</dt>
-        <dd>{release.health.received}</dd>
-        <dt>Failed</dt>
-        <dd>{release.health.failed}</dd>
-        <dt>Failure rate</dt>
+        <dt>{t('release.adoption24h')}</dt>
+        <dd>{count(release.adoption.last24h)}</dd>
+        <dt>{t('release.adoption7d')}</dt>
+        <dd>{count(release.adoption.last7d)}</dd>
+        <dt>{t('release.received')}</dt>
+        <dd>{count(release.health.received)}</dd>
+        <dt>{t('release.failed')}</dt>
+        <dd>{count(release.health.failed)}</dd>
+        <dt>{t('release.failureRate')}</dt>
         <dd>{percent(failureRate)}</dd>
+        <dt>{t('release.trackDevices')}</dt>
+        <dd>{count(release.trackDevices.last7d)}</dd>
       </dl>
       <div className="charts">
-        <BarChart title="New devices" series={release.daily.adopted} tone="good" />
-        <BarChart title="Failures" series={release.daily.failed} tone="bad" />
+        <BarChart title={t('release.newDevices')} series={release.daily.adopted} tone="good" />
+        <BarChart title={t('release.failures')} series={release.daily.failed} tone="bad" />
       </div>
 
-      <h2>Assets</h2>
+      <h2>{t('release.assets')}</h2>
       <div>
         <table className="data assets">
           <thead>
             <tr>
-              <th scope="col">Asset</th>
-              <th scope="col">Type</th>
-              <th scope="col">Size</th>
-              <th scope="col">Hash</th>
+              <th scope="col">{t('release.asset')}</th>
+              <th scope="col">{t('release.type')}</th>
+              <th scope="col">{t('release.size')}</th>
+              <th scope="col">{t('release.hash')}</th>
             </tr>
           </thead>
           <tbody>
             {release.assets.map((asset) => (
               <tr key={`${asset.hash}${asset.launch}`}>
-                <td data-label="Asset">{asset.launch ? 'launch bundle' : (asset.key ?? 'asset')}</td>
-                <td data-label="Type">{asset.contentType ?? asset.fileExtension ?? '—'}</td>
-                <td data-label="Size">{bytes(asset.size)}</td>
-                <td data-label="Hash">
+                <td data-label={t('release.asset')}>
+                  {asset.launch ? t('release.launchBundle') : (asset.key ?? t('release.asset'))}
+                </td>
+                <td data-label={t('release.type')}>{asset.contentType ?? asset.fileExtension ?? '—'}</td>
+                <td data-label={t('release.size')}>{bytes(asset.size)}</td>
+                <td data-label={t('release.hash')}>
                   <code>{asset.hash.slice(0, 12)}…</code>
                 </td>
               </tr>
@@ -137,22 +157,24 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
         </table>
       </div>
       <p>
-        Total: {bytes(release.assets.reduce((sum, asset) => sum + (asset.size ?? 0), 0))} in {release.assets.length}{' '}
-        files
+        {t('release.total', {
+          size: bytes(release.assets.reduce((sum, asset) => sum + (asset.size ?? 0), 0)),
+          n: count(release.assets.length),
+        })}
       </p>
 
       <BundlePatches patches={release.patches} maxRatio={release.patchMaxRatio} />
 
-      <h2>Manifest</h2>
-      {release.manifests.length === 0 && <p>No signed manifest is stored for this release.</p>}
+      <h2>{t('release.manifest')}</h2>
+      {release.manifests.length === 0 && <p>{t('release.noManifest')}</p>}
       {release.manifests.map((manifest) => (
         <details key={manifest.namespace} className="manifest">
           <summary>
-            {manifest.namespace} namespace ·{' '}
+            {t('release.namespace', { namespace: manifest.namespace })} ·{' '}
             {manifest.verifies ? (
-              <span className="badge ok">signature verifies</span>
+              <span className="badge ok">{t('release.verifies')}</span>
             ) : (
-              <span className="badge bad">signature does not verify with the configured certificate</span>
+              <span className="badge bad">{t('release.doesNotVerify')}</span>
             )}
           </summary>
           <pre>{JSON.stringify(JSON.parse(manifest.body), null, 2)}</pre>

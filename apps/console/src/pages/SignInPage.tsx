@@ -1,9 +1,15 @@
 import { ConsoleSession } from '@ferry/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { ApiError, send } from '../api.js';
+import { Trans } from 'react-i18next';
+import { send } from '../api.js';
+import { LanguageSwitch } from '../components/LanguageSwitch.js';
+import { CONSOLE_NAMESPACE } from '../i18n/catalogue.js';
+import { useT } from '../i18n/use-t.js';
+import { refusalLine } from '../refusal.js';
 
 /** Paste an operator token (ferry-server tokens create); the server answers with an HttpOnly session cookie. */
 export function SignInPage({ onSignedIn }: { onSignedIn: (session: ConsoleSession) => void }) {
+  const { t } = useT();
   const tokenId = useId();
   const [token, setToken] = useState('');
   const [error, setError] = useState<string>();
@@ -17,16 +23,17 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: ConsoleSessio
       setToken('');
       onSignedIn(session);
     } catch (reason) {
-      setError(reason instanceof ApiError ? reason.message : String(reason));
+      setError(refusalLine(t, reason));
     } finally {
       setBusy(false);
     }
   };
   return (
     <main className="signin" aria-labelledby="signin-title">
-      <h1 id="signin-title">Ferry release console</h1>
+      <LanguageSwitch />
+      <h1 id="signin-title">{t('signIn.title')}</h1>
       <form onSubmit={submit}>
-        <label htmlFor={tokenId}>Operator token</label>
+        <label htmlFor={tokenId}>{t('signIn.token')}</label>
         <input
           id={tokenId}
           type="password"
@@ -38,8 +45,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: ConsoleSessio
           aria-describedby={`${tokenId}-help`}
         />
         <p id={`${tokenId}-help`} className="sub">
-          An operator token from <code>ferry-server tokens create</code>. It is exchanged for a session; the console
-          never keeps it.
+          <Trans ns={CONSOLE_NAMESPACE} i18nKey="signIn.help" components={[<code key="command" />]} />
         </p>
         {error && (
           <p role="alert" className="error">
@@ -47,7 +53,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: ConsoleSessio
           </p>
         )}
         <button type="submit" className="primary" disabled={busy || token.trim() === ''}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('signIn.busy') : t('signIn.submit')}
         </button>
       </form>
     </main>

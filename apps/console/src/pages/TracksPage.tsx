@@ -1,22 +1,21 @@
 import { CONSOLE_TRACK_STATES, type ConsoleTrack, ConsoleTracksResponse } from '@ferry/contracts';
 import { useId, useMemo, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { getJson } from '../api.js';
-import { dateTime, percent, shortId, trackLabel } from '../format.js';
+import { Loading } from '../components/Loading.js';
+import { Time } from '../components/Time.js';
+import { percent, shortId, trackLabel } from '../format.js';
+import { CONSOLE_NAMESPACE } from '../i18n/catalogue.js';
+import { useT } from '../i18n/use-t.js';
 import { useLiveVersion } from '../live.js';
+import { refusalLine } from '../refusal.js';
 import { href } from '../router.js';
 import { useResource } from '../use-resource.js';
 
 type SortKey = 'track' | 'state' | 'rollout' | 'adoption' | 'failure' | 'published' | 'guard';
 
-const COLUMNS: Array<{ key: SortKey; label: string }> = [
-  { key: 'track', label: 'Track' },
-  { key: 'state', label: 'State' },
-  { key: 'rollout', label: 'Rollout' },
-  { key: 'adoption', label: 'Adoption 24 h' },
-  { key: 'failure', label: 'Failure rate' },
-  { key: 'published', label: 'Last publish' },
-  { key: 'guard', label: 'Guard blocks' },
-];
+/** The columns, in order; each is labelled by the catalogue's `tracks.columns.<key>`. */
+const COLUMNS: SortKey[] = ['track', 'state', 'rollout', 'adoption', 'failure', 'published', 'guard'];
 
 const sortValue = (t: ConsoleTrack, key: SortKey): string | number => {
   switch (key) {
@@ -39,6 +38,8 @@ const sortValue = (t: ConsoleTrack, key: SortKey): string | number => {
 
 /** Every channel × platform × runtimeVersion at a glance; sortable and filterable. */
 export function TracksPage() {
+  const { t, count } = useT();
+  const label = (key: SortKey) => t(`tracks.columns.${key}`);
   const live = useLiveVersion();
   const tracks = useResource(() => getJson('/api/console/tracks', ConsoleTracksResponse), live);
   const [text, setText] = useState('');
@@ -50,10 +51,10 @@ export function TracksPage() {
   const rows = useMemo(() => {
     const needle = text.trim().toLowerCase();
     const filtered = (tracks.data?.tracks ?? []).filter(
-      (t) =>
-        (state === '' || t.state === state) &&
+      (track) =>
+        (state === '' || track.state === state) &&
         (needle === '' ||
-          `${trackLabel(t)} ${t.message ?? ''} ${t.activeReleaseId ?? ''}`.toLowerCase().includes(needle)),
+          `${trackLabel(track)} ${track.message ?? ''} ${track.activeReleaseId ?? ''}`.toLowerCase().includes(needle)),
     );
     const direction = sort.descending ? -1 : 1;
     return filtered.sort((a, b) => {
@@ -63,119 +64,156 @@ export function TracksPage() {
     });
   }, [tracks.data, text, state, sort]);
 
+  const none = tracks.data !== undefined && tracks.data.tracks.length === 0;
   return (
     <section aria-labelledby="tracks-title">
-      <h1 id="tracks-title">Tracks</h1>
-      <div className="filters">
-        <label htmlFor={filterId}>Filter</label>
-        <input
-          id={filterId}
-          type="search"
-          value={text}
-          placeholder="channel, platform, runtime, message"
-          onChange={(event) => setText(event.target.value)}
-        />
-        <label htmlFor={stateId}>State</label>
-        <select id={stateId} value={state} onChange={(event) => setState(event.target.value)}>
-          <option value="">any</option>
-          {CONSOLE_TRACK_STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-        {/* The column headers sort too; on a phone they are hidden (rows become cards), this is not. */}
-        <label htmlFor={sortId}>Sort by</label>
-        <select
-          id={sortId}
-          value={`${sort.key}:${sort.descending ? 'desc' : 'asc'}`}
-          onChange={(event) => {
-            const [key, direction] = event.target.value.split(':');
-            setSort({ key: key as SortKey, descending: direction === 'desc' });
-          }}
-        >
-          {COLUMNS.flatMap((column) => [
-            <option key={`${column.key}:asc`} value={`${column.key}:asc`}>
-              {column.label} ↑
-            </option>,
-            <option key={`${column.key}:desc`} value={`${column.key}:desc`}>
-              {column.label} ↓
-            </option>,
-          ])}
-        </select>
-      </div>
+      <h1 id="tracks-title">{t('tracks.title')}</h1>
       {tracks.error && (
         <p role="alert" className="error">
-          Could not load the tracks: {tracks.error.message}
+          {t('errors.tracks', { reason: refusalLine(t, tracks.error) })}
         </p>
       )}
-      <table className="data tracks">
-        <caption className="visually-hidden">
-          Tracks, sorted by {COLUMNS.find((c) => c.key === sort.key)?.label}{' '}
-          {sort.descending ? 'descending' : 'ascending'}
-        </caption>
-        <thead>
-          <tr>
-            {COLUMNS.map((column) => (
-              <th
-                key={column.key}
-                scope="col"
-                aria-sort={sort.key === column.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
-              >
-                <button
-                  type="button"
-                  className="sort"
-                  onClick={() =>
-                    setSort((s) => ({
-                      key: column.key,
-                      descending: s.key === column.key ? !s.descending : column.key !== 'track',
-                    }))
-                  }
-                >
-                  {column.label}
-                  <span aria-hidden="true">{sort.key === column.key ? (sort.descending ? ' ▼' : ' ▲') : ''}</span>
-                </button>
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((t) => (
-            <tr key={trackLabel(t)} data-track={`${t.channel}/${t.platform}/${t.runtimeVersion}`}>
-              <td data-label="Track">
-                <div>
-                  <a href={href.track(t)}>{trackLabel(t)}</a>
-                  {t.activeReleaseId && (
-                    <div className="sub">
-                      <a href={href.release(t.activeReleaseId)} aria-label={`Release ${shortId(t.activeReleaseId)}`}>
-                        {shortId(t.activeReleaseId)}
-                      </a>{' '}
-                      {t.message}
+      {!tracks.data && !tracks.error && <Loading label={t('tracks.loading')} />}
+      {none && <NoReleasesYet />}
+      {tracks.data && !none && (
+        <>
+          <div className="filters">
+            <label htmlFor={filterId}>{t('tracks.filter')}</label>
+            <input
+              id={filterId}
+              type="search"
+              value={text}
+              placeholder={t('tracks.filterPlaceholder')}
+              onChange={(event) => setText(event.target.value)}
+            />
+            <label htmlFor={stateId}>{t('tracks.state')}</label>
+            <select id={stateId} value={state} onChange={(event) => setState(event.target.value)}>
+              <option value="">{t('tracks.any')}</option>
+              {CONSOLE_TRACK_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`states.${s}`)}
+                </option>
+              ))}
+            </select>
+            {/* The column headers sort too; on a phone they are hidden (rows become cards), this is not. */}
+            <label htmlFor={sortId}>{t('tracks.sortBy')}</label>
+            <select
+              id={sortId}
+              value={`${sort.key}:${sort.descending ? 'desc' : 'asc'}`}
+              onChange={(event) => {
+                const [key, direction] = event.target.value.split(':');
+                setSort({ key: key as SortKey, descending: direction === 'desc' });
+              }}
+            >
+              {COLUMNS.flatMap((column) => [
+                <option key={`${column}:asc`} value={`${column}:asc`}>
+                  {label(column)} ↑
+                </option>,
+                <option key={`${column}:desc`} value={`${column}:desc`}>
+                  {label(column)} ↓
+                </option>,
+              ])}
+            </select>
+          </div>
+          <table className="data tracks">
+            <caption className="visually-hidden">
+              {t('tracks.caption', {
+                column: label(sort.key),
+                direction: sort.descending ? t('tracks.descending') : t('tracks.ascending'),
+              })}
+            </caption>
+            <thead>
+              <tr>
+                {COLUMNS.map((column) => (
+                  <th
+                    key={column}
+                    scope="col"
+                    aria-sort={sort.key === column ? (sort.descending ? 'descending' : 'ascending') : undefined}
+                  >
+                    <button
+                      type="button"
+                      className="sort"
+                      onClick={() =>
+                        setSort((s) => ({
+                          key: column,
+                          descending: s.key === column ? !s.descending : column !== 'track',
+                        }))
+                      }
+                    >
+                      {label(column)}
+                      <span aria-hidden="true">{sort.key === column ? (sort.descending ? ' ▼' : ' ▲') : ''}</span>
+                    </button>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((track) => (
+                <tr key={trackLabel(track)} data-track={`${track.channel}/${track.platform}/${track.runtimeVersion}`}>
+                  <td data-label={label('track')}>
+                    <div>
+                      <a href={href.track(track)}>{trackLabel(track)}</a>
+                      {track.activeReleaseId && (
+                        <div className="sub">
+                          <a
+                            href={href.release(track.activeReleaseId)}
+                            aria-label={t('tracks.releaseLink', { id: shortId(track.activeReleaseId) })}
+                          >
+                            {shortId(track.activeReleaseId)}
+                          </a>{' '}
+                          {track.message}
+                        </div>
+                      )}
                     </div>
-                  )}
-                </div>
-              </td>
-              <td data-label="State">
-                <span className={`badge state-${t.state}`}>{t.state}</span>
-              </td>
-              <td data-label="Rollout">{t.state === 'embedded' ? '—' : `${t.rolloutPercent} %`}</td>
-              <td data-label="Adoption 24 h">{t.adoption24h}</td>
-              <td data-label="Failure rate">{percent(t.failureRate)}</td>
-              <td data-label="Last publish">{dateTime(t.lastPublishAt)}</td>
-              <td data-label="Guard blocks">
-                {t.guardBlocks}
-                {t.guardBypasses > 0 && (
-                  <>
-                    {' '}
-                    <span className="badge bypass">{t.guardBypasses} bypassed</span>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {tracks.data && rows.length === 0 && <p>No track matches.</p>}
+                  </td>
+                  <td data-label={label('state')}>
+                    <span className={`badge state-${track.state}`}>{t(`states.${track.state}`)}</span>
+                  </td>
+                  <td data-label={label('rollout')}>
+                    {track.state === 'embedded' ? '—' : `${track.rolloutPercent} %`}
+                  </td>
+                  <td data-label={label('adoption')}>{count(track.adoption24h)}</td>
+                  <td data-label={label('failure')}>{percent(track.failureRate)}</td>
+                  <td data-label={label('published')}>
+                    <Time iso={track.lastPublishAt} />
+                  </td>
+                  <td data-label={label('guard')}>
+                    {count(track.guardBlocks)}
+                    {track.guardBypasses > 0 && (
+                      <>
+                        {' '}
+                        <span className="badge bypass">{t('tracks.bypassed', { n: count(track.guardBypasses) })}</span>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {rows.length === 0 && <p>{t('tracks.noMatch')}</p>}
+        </>
+      )}
     </section>
+  );
+}
+
+/** A new server: nothing is published yet, so say how the first release gets here. */
+function NoReleasesYet() {
+  const { t } = useT();
+  return (
+    <div className="empty-state">
+      <h2>{t('tracks.empty.title')}</h2>
+      <p>{t('tracks.empty.body')}</p>
+      <pre>
+        <code>npx ferry publish --channel production</code>
+      </pre>
+      <p className="sub">
+        <Trans
+          ns={CONSOLE_NAMESPACE}
+          i18nKey="tracks.empty.needs"
+          components={[<code key="server" />, <code key="token" />]}
+        />
+      </p>
+    </div>
   );
 }

@@ -5,7 +5,7 @@ import { ManifestNamespace } from './manifest.js';
 import { Platform } from './platform.js';
 import { ReleaseMetadata, StoredReleaseAsset } from './release.js';
 import { GroupId } from './release-group.js';
-import { Adoption, RolloutState } from './rollout.js';
+import { Adoption, HaltRule, RolloutState } from './rollout.js';
 import { RuntimeVersion } from './runtime-version.js';
 import { UpdatePolicySchema } from './update-policy-schema.js';
 
@@ -55,6 +55,27 @@ export const ConsoleTrackQuery = z
   .strict();
 export type ConsoleTrackQuery = z.infer<typeof ConsoleTrackQuery>;
 
+/** A release's rollout as the console shows it, with the rule that halts it (null: none). */
+export const ConsoleRollout = z.object({
+  percent: z.number().int().min(0).max(100),
+  state: RolloutState,
+  reason: z.string().nullable(),
+  haltRule: HaltRule.nullable(),
+});
+export type ConsoleRollout = z.infer<typeof ConsoleRollout>;
+
+/** Devices that received a release (ran it or reported it failed) and those that reported it failed. */
+export const ConsoleHealth = z.object({ received: z.number().int().min(0), failed: z.number().int().min(0) });
+export type ConsoleHealth = z.infer<typeof ConsoleHealth>;
+
+/**
+ * Distinct devices seen running any release of a track, within the last 24 hours and 7 days: what
+ * the console estimates an action's reach from. Devices that only ever ran their build's embedded
+ * bundle send no release id, so they are not counted: the figure is a lower bound.
+ */
+export const ConsoleTrackDevices = z.object({ last24h: z.number().int().min(0), last7d: z.number().int().min(0) });
+export type ConsoleTrackDevices = z.infer<typeof ConsoleTrackDevices>;
+
 /** One entry of a track's history: a release (a rollback is a release with rolledBackFrom) or a directive. */
 export const ConsoleHistoryEntry = z.discriminatedUnion('kind', [
   z.object({
@@ -64,9 +85,8 @@ export const ConsoleHistoryEntry = z.discriminatedUnion('kind', [
     groupId: GroupId.nullable(),
     metadata: ReleaseMetadata,
     updatePolicy: UpdatePolicySchema.nullable(),
-    rollout: z
-      .object({ percent: z.number().int().min(0).max(100), state: RolloutState, reason: z.string().nullable() })
-      .nullable(),
+    rollout: ConsoleRollout.nullable(),
+    health: ConsoleHealth,
   }),
   z.object({
     kind: z.literal('directive'),
@@ -80,7 +100,7 @@ export type ConsoleHistoryEntry = z.infer<typeof ConsoleHistoryEntry>;
 
 export const CONSOLE_HISTORY_LIMIT = 100;
 
-export const ConsoleHistoryResponse = z.object({ entries: z.array(ConsoleHistoryEntry) });
+export const ConsoleHistoryResponse = z.object({ entries: z.array(ConsoleHistoryEntry), devices: ConsoleTrackDevices });
 export type ConsoleHistoryResponse = z.infer<typeof ConsoleHistoryResponse>;
 
 export const ConsoleReleaseParams = z.object({ releaseId: z.uuid() }).strict();
@@ -98,9 +118,7 @@ export const ConsoleReleaseDetail = z.object({
   groupId: GroupId.nullable(),
   metadata: ReleaseMetadata,
   updatePolicy: UpdatePolicySchema.nullable(),
-  rollout: z
-    .object({ percent: z.number().int().min(0).max(100), state: RolloutState, reason: z.string().nullable() })
-    .nullable(),
+  rollout: ConsoleRollout.nullable(),
   /** The launch asset first. `size` is the stored object's byte length, null when it cannot be read. */
   /** `url`: where devices download it now (built from the server's configuration, not the one stored). */
   assets: z.array(StoredReleaseAsset.extend({ launch: z.boolean(), size: z.number().int().min(0).nullable() })),
@@ -114,7 +132,9 @@ export const ConsoleReleaseDetail = z.object({
     }),
   ),
   adoption: Adoption,
-  health: z.object({ received: z.number().int().min(0), failed: z.number().int().min(0) }),
+  health: ConsoleHealth,
+  /** Devices seen on the release's track: how many an action on it reaches, about. */
+  trackDevices: ConsoleTrackDevices,
   daily: z.object({ adopted: z.array(ConsoleDailyCount), failed: z.array(ConsoleDailyCount) }),
   /**
    * The bundle patches to the release's launch bundle, as `GET /api/updates/releases` lists them:

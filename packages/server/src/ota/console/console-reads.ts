@@ -2,9 +2,12 @@ import {
   CONSOLE_HISTORY_LIMIT,
   type ConsoleGroup,
   type ConsoleGroupMember,
+  type ConsoleHealth,
   type ConsoleHistoryEntry,
   type ConsoleReleaseDetail,
+  type ConsoleRollout,
   type ConsoleTrack,
+  type ConsoleTrackDevices,
   type ConsoleTrackState,
   type ManifestNamespace,
   type Release,
@@ -35,7 +38,7 @@ export const CONSOLE_MAX_TRACKS = 500;
 /** Release ids per grouped query (bound parameters stay well under SQLite's limit). */
 const RATE_BATCH = 250;
 
-type Rollout = { percent: number; state: RolloutState; reason: string | null } | null;
+type Rollout = Pick<ConsoleRollout, 'percent' | 'state' | 'reason'> | null;
 
 const trackKey = (t: { channel: string; platform: string; runtime_version: string }) =>
   `${t.channel}\n${t.platform}\n${t.runtime_version}`;
@@ -69,6 +72,23 @@ const rolloutOf = (row: {
   row.rollout_state === null
     ? null
     : { percent: Number(row.rollout_percent), state: row.rollout_state, reason: row.rollout_reason };
+
+/** A history row's rollout, with its halt rule (the columns rollouts stores it in). */
+const consoleRolloutOf = (row: {
+  rollout_percent: number | null;
+  rollout_state: RolloutState | null;
+  rollout_reason: string | null;
+  halt_failure_rate: number | null;
+  halt_min_devices: number | null;
+}): ConsoleRollout | null => {
+  const rollout = rolloutOf(row);
+  if (!rollout) return null;
+  const haltRule =
+    row.halt_failure_rate === null
+      ? null
+      : { failureRate: Number(row.halt_failure_rate), minDevices: Number(row.halt_min_devices ?? 1) };
+  return { ...rollout, haltRule };
+};
 
 /** Whole UTC days (epoch day numbers) → ISO dates, oldest first, zero-filled. */
 function dailySeries(counts: Map<number, number>, today: number): Array<{ day: string; devices: number }> {
@@ -243,11 +263,12 @@ export class ConsoleReads {
   }
 
   /**
-   * Failed ÷ received devices per release, as ReportStore.health counts them for one release, in
-   * two grouped queries for a whole page of tracks (not two per track). No entry: nobody received it.
+   * Received and failed devices per release, as ReportStore.health counts them for one release, in
+   * two grouped queries for a whole page of tracks or a history (not two per release). No entry:
+   * nobody received it.
    */
-  private async failureRates(ids: string[]): Promise<Map<string, number>> {
-    const rates = new Map<string, number>();
+  private async healthOf(ids: string[]): Promise<Map<string, ConsoleHealth>> {
+    const health = new Map<string, ConsoleHealth>();
     for (let start = 0; start < ids.length; start += RATE_BATCH) {
       const batch = ids.slice(start, start + RATE_BATCH);
       const received = await sql<{ update_id: string; n: number | string }>`
@@ -264,11 +285,38 @@ export class ConsoleReads {
         .execute();
       const failures = new Map(failed.map((row) => [row.update_id, Number(row.n)]));
       for (const row of received.rows) {
-        const total = Number(row.n);
-        if (total > 0) rates.set(row.update_id, (failures.get(row.update_id) ?? 0) / total);
+        health.set(row.update_id, { received: Number(row.n), failed: failures.get(row.update_id) ?? 0 });
       }
     }
+    return health;
+  }
+
+  /** Failed ÷ received devices per release; no entry: nobody received it. */
+  private async failureRates(ids: string[]): Promise<Map<string, number>> {
+    const rates = new Map<string, number>();
+    for (const [id, { received, failed }] of await this.healthOf(ids)) {
+      if (received > 0) rates.set(id, failed / received);
+    }
     return rates;
+  }
+
+  /**
+   * Distinct devices seen running any release of the track in the last 24 hours and 7 days (a
+   * device that moved from one release to the next counts once): the reach of an action on it.
+   */
+  async trackDevices(track: Track): Promise<ConsoleTrackDevices> {
+    const now = this.now();
+    const counted = await sql<{ day: number | string | null; week: number | string | null }>`
+      select count(distinct case when c.last_seen >= ${now - DAY_MS} then c.device end) as day,
+             count(distinct c.device) as week
+      from update_checks as c
+      where c.update_id in (
+          select id from releases
+          where channel = ${track.channel} and platform = ${track.platform} and runtime_version = ${track.runtimeVersion}
+        )
+        and c.last_seen >= ${now - 7 * DAY_MS}`.execute(this.db);
+    const row = counted.rows[0];
+    return { last24h: Number(row?.day ?? 0), last7d: Number(row?.week ?? 0) };
   }
 
   /** Releases (rollbacks among them) and directives of one track, newest first. */
@@ -286,6 +334,8 @@ export class ConsoleReads {
         'rollouts.percent as rollout_percent',
         'rollouts.state as rollout_state',
         'rollouts.reason as rollout_reason',
+        'rollouts.halt_failure_rate',
+        'rollouts.halt_min_devices',
       ])
       .where('channel', '=', track.channel)
       .where('platform', '=', track.platform)
@@ -294,6 +344,7 @@ export class ConsoleReads {
       .orderBy('seq', 'desc')
       .limit(CONSOLE_HISTORY_LIMIT)
       .execute();
+    const health = await this.healthOf(releases.map((row) => row.id));
     const directives = await this.db
       .selectFrom('directives')
       .select(['id', 'type', 'actor', 'created_at'])
@@ -312,7 +363,8 @@ export class ConsoleReads {
         groupId: row.group_id ?? null,
         metadata: parseJson<ReleaseMetadata>(row.metadata),
         updatePolicy: row.update_policy as Release['updatePolicy'],
-        rollout: rolloutOf(row),
+        rollout: consoleRolloutOf(row),
+        health: health.get(row.id) ?? { received: 0, failed: 0 },
       })),
       ...directives.map((row) => ({
         kind: 'directive' as const,
@@ -375,7 +427,9 @@ export class ConsoleReads {
       groupId: release.groupId,
       metadata: release.metadata,
       updatePolicy: release.updatePolicy,
-      rollout: rollout ? { percent: rollout.percent, state: rollout.state, reason: rollout.reason } : null,
+      rollout: rollout
+        ? { percent: rollout.percent, state: rollout.state, reason: rollout.reason, haltRule: rollout.haltRule }
+        : null,
       assets,
       manifests: signed.map((row) => ({
         namespace: row.namespace as ManifestNamespace,
@@ -385,6 +439,7 @@ export class ConsoleReads {
       })),
       adoption,
       health: { received: health.received, failed: health.failed },
+      trackDevices: await this.trackDevices(release),
       daily: { adopted: dailySeries(byDay(adopted.rows), today), failed: dailySeries(byDay(failed.rows), today) },
       patches: patches.get(release.launchAsset.hash) ?? [],
       patchMaxRatio: this.deps.patchMaxRatio,

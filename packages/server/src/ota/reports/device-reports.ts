@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { ManifestRequest } from '@ferry/contracts';
+import { type ManifestRequest, shouldHalt } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseList } from 'structured-headers';
 import type { PickedHeaders } from '../manifest/manifest-headers.js';
 import { clientIdOf } from '../manifest/manifest-request.js';
 import type { Rollout } from '../release-store.js';
-import { haltReason, shouldHalt } from './halt-rule.js';
+import { haltReason } from './halt-rule.js';
 import type { CheckReport, FailureReport, ReportStore } from './report-store.js';
 import { runningUpdateOf } from './running-update.js';
 

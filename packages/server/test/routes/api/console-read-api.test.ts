@@ -166,6 +166,31 @@ describeEachEngine('console read API', (engine) => {
     expect(entries[3]).toMatchObject({ id: one.id, metadata: { commit: 'aaa', branch: 'main', actor: 'ci' } });
   });
 
+  it('gives each release of a history its rollout with the halt rule, and its device health', async () => {
+    const t = track('history-rollout');
+    const { id } = await publishRelease(a, {
+      ...t,
+      launch: launch(),
+      payload: { rollout: { percent: 30, haltRule: { failureRate: 0.25, minDevices: 50 } } },
+    });
+    const response = await get(`/api/console/history?${query(t)}`);
+    const { entries, devices } = ConsoleHistoryResponse.parse(await response.json());
+    expect(entries[0]).toMatchObject({
+      kind: 'release',
+      id,
+      rollout: { percent: 30, state: 'running', reason: null, haltRule: { failureRate: 0.25, minDevices: 50 } },
+      health: { received: 0, failed: 0 },
+    });
+    expect(devices).toEqual({ last24h: 0, last7d: 0 });
+    const detail = ConsoleReleaseDetail.parse(await (await get(`/api/console/releases/${id}`)).json());
+    expect(detail.rollout).toEqual({
+      percent: 30,
+      state: 'running',
+      reason: null,
+      haltRule: { failureRate: 0.25, minDevices: 50 },
+    });
+  });
+
   it('shows a release: assets with their stored sizes, the signed manifests verifying, 14 days of counts', async () => {
     const body = launch();
     const image = fileOf(randomBytes(1234), 'image/png', '.png');
@@ -287,6 +312,31 @@ describeEachEngine('console read API', (engine) => {
       adoption24h: 2,
       failureRate: 0.5,
     });
+    // The history gives each release its health, and the track the devices seen on it.
+    const history = ConsoleHistoryResponse.parse(await (await get(`/api/console/history?${query(t)}`)).json());
+    expect(history.entries[0]).toMatchObject({ id, health: { received: 2, failed: 1 } });
+    expect(history.devices).toEqual({ last24h: 2, last7d: 2 });
+    expect(release.trackDevices).toEqual({ last24h: 2, last7d: 2 });
+
+    // A device that moves on to the track's next release is one device of the track, not two;
+    // a device of another track is not counted.
+    const next = await publishRelease(a, { ...t, launch: launch() });
+    const three = randomUUID();
+    await check(one, { 'expo-current-update-id': next.id });
+    await check(three, { 'expo-current-update-id': next.id });
+    const elsewhere = track('devices-2');
+    const other = await publishRelease(a, { ...elsewhere, launch: launch() });
+    await fetch(`${a.url}/api/updates/manifest`, {
+      headers: {
+        ...clientHeaders('expo', elsewhere),
+        'eas-client-id': randomUUID(),
+        'expo-current-update-id': other.id,
+      },
+    }).then((response) => response.arrayBuffer());
+    const devicesOf = async (on: typeof t) =>
+      ConsoleHistoryResponse.parse(await (await get(`/api/console/history?${query(on)}`)).json()).devices;
+    await expect.poll(() => devicesOf(elsewhere)).toEqual({ last24h: 1, last7d: 1 });
+    await expect.poll(() => devicesOf(t)).toEqual({ last24h: 3, last7d: 3 });
   });
 
   it('streams a publish, a rollout change and a directive made on this instance as they happen', async () => {

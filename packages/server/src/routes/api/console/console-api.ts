@@ -55,7 +55,7 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
     {
       ...common,
       schema: {
-        summary: 'A track’s releases, rollbacks and directives, newest first',
+        summary: 'A track’s releases, rollbacks and directives, newest first, and the devices seen on it',
         tags: ['console'],
         security,
         querystring: ConsoleTrackQuery,
@@ -64,7 +64,10 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { entries: await options.reads.history(request.query) };
+      return {
+        entries: await options.reads.history(request.query),
+        devices: await options.reads.trackDevices(request.query),
+      };
     },
   );
   route.get(
