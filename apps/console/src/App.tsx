@@ -6,6 +6,7 @@ import { Loading } from './components/Loading.js';
 import { useT } from './i18n/use-t.js';
 import { LiveUpdates, useLive } from './live.js';
 import { AuditPage } from './pages/AuditPage.js';
+import { GroupPage } from './pages/GroupPage.js';
 import { ReleasePage } from './pages/ReleasePage.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { TokensPage } from './pages/TokensPage.js';
@@ -37,6 +38,8 @@ function Page({ route, onDone }: { route: Route; onDone: (message: string) => vo
       return <TrackPage track={route.track} onDone={onDone} />;
     case 'release':
       return <ReleasePage releaseId={route.releaseId} onDone={onDone} />;
+    case 'group':
+      return <GroupPage groupId={route.groupId} onDone={onDone} />;
     case 'audit':
       return <AuditPage />;
     case 'tokens':

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error body's details (a group action's refusal names its `platform` there). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -17,8 +19,15 @@ export class ApiError extends Error {
 /** The server's own words when it sent the common error body; none (empty) when it did not. */
 async function failure(response: Response): Promise<ApiError> {
   try {
-    const body = (await response.json()) as { error?: { code?: string; message?: string } };
-    return new ApiError(response.status, body.error?.code ?? 'HTTP_ERROR', body.error?.message ?? '');
+    const body = (await response.json()) as {
+      error?: { code?: string; message?: string; details?: Record<string, unknown> };
+    };
+    return new ApiError(
+      response.status,
+      body.error?.code ?? 'HTTP_ERROR',
+      body.error?.message ?? '',
+      body.error?.details ?? {},
+    );
   } catch {
     return new ApiError(response.status, 'HTTP_ERROR', '');
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ReachAction, reachOf } from './reach.js';
+import { groupReachOf, type ReachAction, reachOf } from './reach.js';
 
 describe('reachOf', () => {
   it.each<[string, ReachAction, number, number, number | null]>([
@@ -16,5 +16,21 @@ describe('reachOf', () => {
     ['a rollback on a track no device was seen on', { kind: 'whole-track' }, 0, 0, null],
   ])('%s', (_case, action, trackDevices, received, expected) => {
     expect(reachOf(action, { trackDevices, received })).toBe(expected);
+  });
+});
+
+describe('groupReachOf', () => {
+  const ios = { trackDevices: 100, received: 20 };
+  const android = { trackDevices: 300, received: 0 };
+  const unseen = { trackDevices: 0, received: 0 };
+  it.each<[string, ReachAction, Array<{ trackDevices: number; received: number }>, number | null]>([
+    ['widening both platforms to 50 %', { kind: 'share', to: 50 }, [ios, android], 30 + 150],
+    ['completing both', { kind: 'complete' }, [ios, android], 80 + 300],
+    ['reverting both: what each received', { kind: 'revert' }, [ios, android], 20],
+    ['rolling both back: every device of both tracks', { kind: 'whole-track' }, [ios, android], 400],
+    ['one platform with no device seen: no estimate', { kind: 'whole-track' }, [ios, unseen], null],
+    ['no platform', { kind: 'complete' }, [], null],
+  ])('%s', (_case, action, platforms, expected) => {
+    expect(groupReachOf(action, platforms)).toBe(expected);
   });
 });

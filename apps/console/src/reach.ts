@@ -28,3 +28,21 @@ export function reachOf(action: ReachAction, facts: { trackDevices: number; rece
         : Math.max(0, Math.round((facts.trackDevices * action.to) / 100) - facts.received);
   }
 }
+
+/**
+ * The same for an action on every platform of a release group at once: the sum over its platforms,
+ * and null (cannot be estimated) as soon as one platform's cannot be, so a group's estimate is
+ * never a part passed off as the whole.
+ */
+export function groupReachOf(
+  action: ReachAction,
+  platforms: ReadonlyArray<{ trackDevices: number; received: number }>,
+): number | null {
+  let total = 0;
+  for (const facts of platforms) {
+    const reach = reachOf(action, facts);
+    if (reach === null) return null;
+    total += reach;
+  }
+  return platforms.length === 0 ? null : total;
+}

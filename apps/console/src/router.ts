@@ -9,6 +9,7 @@ export type Route =
   | { page: 'tracks' }
   | { page: 'track'; track: Track }
   | { page: 'release'; releaseId: string }
+  | { page: 'group'; groupId: string }
   | { page: 'audit' }
   | { page: 'tokens' };
 
@@ -18,6 +19,7 @@ export const href = {
   tracks: () => '#/tracks',
   track: (t: Track) => `#/track/${enc(t.channel)}/${enc(t.platform)}/${enc(t.runtimeVersion)}`,
   release: (id: string) => `#/release/${enc(id)}`,
+  group: (id: string) => `#/group/${enc(id)}`,
   audit: () => '#/audit',
   tokens: () => '#/tokens',
 };
@@ -31,6 +33,7 @@ export function parseRoute(hash: string): Route {
     };
   }
   if (parts[0] === 'release' && parts[1]) return { page: 'release', releaseId: parts[1] };
+  if (parts[0] === 'group' && parts[1]) return { page: 'group', groupId: parts[1] };
   if (parts[0] === 'audit') return { page: 'audit' };
   if (parts[0] === 'tokens') return { page: 'tokens' };
   return { page: 'tracks' };

@@ -1,4 +1,4 @@
-import { type ConsoleSession, mayPerform, type OperatorAction } from '@ferry/contracts';
+import type { ConsoleSession, OperatorAction } from '@ferry/contracts';
 import { createContext, type ReactNode, useContext } from 'react';
 
 const SessionContext = createContext<ConsoleSession | null>(null);
@@ -10,10 +10,11 @@ export const SessionProvider = ({ session, children }: { session: ConsoleSession
 export const useSession = (): ConsoleSession | null => useContext(SessionContext);
 
 /**
- * Whether the signed-in operator may perform an action, by the server's own rule (`mayPerform`):
- * the console shows only the controls it allows. The server still decides every request.
+ * Whether the signed-in operator may perform an action: the session's `allowedActions`, which the
+ * server reads off its own rule (`mayPerform`), so the console keeps no second copy of it and shows
+ * only the controls it allows. The server still decides every request.
  */
 export function useMay(): (action: OperatorAction) => boolean {
   const session = useSession();
-  return (action) => session !== null && mayPerform(session.role, action);
+  return (action) => session?.allowedActions.includes(action) ?? false;
 }

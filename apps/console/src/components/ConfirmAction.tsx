@@ -1,6 +1,6 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { useT } from '../i18n/use-t.js';
-import { refusalOf } from '../refusal.js';
+import { type RefusalView, refusalOf } from '../refusal.js';
 import { Refusal } from './Refusal.js';
 
 export interface ConfirmActionProps {
@@ -16,6 +16,8 @@ export interface ConfirmActionProps {
   action: () => Promise<unknown>;
   onDone?: (message: string) => void;
   disabled?: boolean;
+  /** The confirm button stays off while what the dialog asks for is not valid (a field in it). */
+  confirmDisabled?: boolean;
   /**
    * A statement the operator must tick before the confirm button works (the failures they are
    * widening a rollout past): a risky action is never one Enter away.
@@ -34,7 +36,7 @@ export function ConfirmAction(props: ConfirmActionProps) {
   const acknowledgeId = useId();
   const [busy, setBusy] = useState(false);
   const [acknowledged, setAcknowledged] = useState(false);
-  const [error, setError] = useState<{ message: string; code?: string }>();
+  const [error, setError] = useState<RefusalView>();
   const open = () => {
     setError(undefined);
     setAcknowledged(false);
@@ -53,7 +55,7 @@ export function ConfirmAction(props: ConfirmActionProps) {
       setBusy(false);
     }
   };
-  const blocked = props.acknowledge !== undefined && !acknowledged;
+  const blocked = (props.acknowledge !== undefined && !acknowledged) || props.confirmDisabled === true;
   return (
     <>
       <button type="button" className={props.danger ? 'danger' : undefined} onClick={open} disabled={props.disabled}>

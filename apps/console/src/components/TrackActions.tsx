@@ -53,7 +53,7 @@ export const haltRuleText = ({ t, devices }: Pick<ConsoleTranslation, 't' | 'dev
     : t('rollout.haltRuleText', { rate: share(rule.failureRate), devices: devices(rule.minDevices) });
 
 /** The warning next to the controls and in every dialog that widens the rollout. */
-function RiskWarning({ risk, halted }: { risk: RolloutRisk; halted: boolean }) {
+export function RiskWarning({ risk, halted }: { risk: RolloutRisk; halted: boolean }) {
   const { t, count, devices } = useT();
   if (risk.kind === 'healthy') return null;
   return (

@@ -1,6 +1,6 @@
-import { AuditEvent, CHANNELS, type Channel, PLATFORMS, type Platform } from '@ferry/contracts';
-import { type FormEvent, useMemo, useState } from 'react';
-import { request } from '../api.js';
+import { AuditEventPage, CHANNELS, type Channel, PLATFORMS, type Platform } from '@ferry/contracts';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { getJson } from '../api.js';
 import { Loading } from '../components/Loading.js';
 import { Time } from '../components/Time.js';
 import { shortId } from '../format.js';
@@ -20,50 +20,64 @@ interface Filters {
   until: string;
 }
 
-const DAY_MS = 86_400_000;
-const EMPTY: Filters = {
-  type: '',
-  channel: '',
-  platform: '',
-  runtimeVersion: '',
-  actor: '',
-  since: new Date(Date.now() - 7 * DAY_MS).toISOString().slice(0, 10),
-  until: '',
-};
-/** The most events one view reads (the export's own maximum page). */
-const LIMIT = 10_000;
+const EMPTY: Filters = { type: '', channel: '', platform: '', runtimeVersion: '', actor: '', since: '', until: '' };
+/** Events per page: a screenful or two; "Load more" reads the next, older page. */
+const PAGE_SIZE = 100;
 
-async function loadEvents(filters: Filters): Promise<AuditEvent[]> {
-  const query = new URLSearchParams({ limit: String(LIMIT) });
-  if (filters.since) query.set('since', filters.since);
-  if (filters.type) query.set('type', filters.type);
-  for (const key of ['channel', 'platform', 'runtimeVersion'] as const) if (filters[key]) query.set(key, filters[key]);
-  const response = await request(`/api/audit-events?${query}`);
-  const text = await response.text();
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => AuditEvent.parse(JSON.parse(line)));
+/**
+ * One newest-first page (order=newest), every filter applied by the server: after `cursor` when
+ * given (the previous page's nextCursor), so pages neither overlap nor skip.
+ */
+async function loadPage(filters: Filters, cursor: string | null): Promise<AuditEventPage> {
+  const query = new URLSearchParams({ order: 'newest', limit: String(PAGE_SIZE) });
+  if (cursor) query.set('cursor', cursor);
+  if (filters.type.trim()) query.set('type', filters.type.trim());
+  if (filters.actor.trim()) query.set('actor', filters.actor.trim());
+  if (filters.runtimeVersion.trim()) query.set('runtimeVersion', filters.runtimeVersion.trim());
+  for (const key of ['channel', 'platform'] as const) if (filters[key]) query.set(key, filters[key]);
+  // A date alone: `from` its midnight, `to` through the end of that day (UTC), as the server reads them.
+  if (filters.since) query.set('from', filters.since);
+  if (filters.until) query.set('to', filters.until);
+  return getJson(`/api/audit-events?${query}`, AuditEventPage);
 }
 
 const isGuardEvent = (type: string) => type === 'guard.bypassed' || type === 'guard.blocked';
 
-/** The audit log, newest first; filters by type, track, actor and time; guard bypasses stand out. */
+/** The audit log, newest first, a page at a time; filters by type, track, actor and time; guard bypasses stand out. */
 export function AuditPage() {
   const { t, count } = useT();
   const live = useLiveVersion();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
-  const serverKey = JSON.stringify({ ...applied, actor: '', until: '' });
-  const events = useResource(() => loadEvents(applied), `${serverKey} ${live}`);
-  const shown = useMemo(() => {
-    const actor = applied.actor.trim().toLowerCase();
-    // The export filters by time from `since`; actor and the end of the range are applied here.
-    const until = applied.until ? new Date(applied.until).getTime() + DAY_MS : Number.POSITIVE_INFINITY;
-    return (events.data ?? [])
-      .filter((e) => (actor === '' || e.actor.toLowerCase().includes(actor)) && new Date(e.createdAt).getTime() < until)
-      .reverse();
-  }, [events.data, applied]);
+  /** The older pages read with "Load more", after the first. */
+  const [older, setOlder] = useState<AuditEventPage | null>(null);
+  const [moreError, setMoreError] = useState<Error>();
+  const [loadingMore, setLoadingMore] = useState(false);
+  // A live change reads the first page again only while no older page is shown: reading on through
+  // the log is never reset under the operator's eyes (Apply reads it again from the newest).
+  const liveKey = useRef(live);
+  if (older === null) liveKey.current = live;
+  const first = useResource(() => loadPage(applied, null), `${JSON.stringify(applied)} ${liveKey.current}`);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new first page starts the list again.
+  useEffect(() => {
+    setOlder(null);
+    setMoreError(undefined);
+  }, [first.data]);
+  const shown = useMemo(() => [...(first.data?.events ?? []), ...(older?.events ?? [])], [first.data, older]);
+  const nextCursor = older ? older.nextCursor : (first.data?.nextCursor ?? null);
+  const loadMore = async () => {
+    if (!nextCursor) return;
+    setLoadingMore(true);
+    setMoreError(undefined);
+    try {
+      const page = await loadPage(applied, nextCursor);
+      setOlder((previous) => ({ events: [...(previous?.events ?? []), ...page.events], nextCursor: page.nextCursor }));
+    } catch (reason) {
+      setMoreError(reason instanceof Error ? reason : new Error(String(reason)));
+    } finally {
+      setLoadingMore(false);
+    }
+  };
   const field = (key: keyof Filters) => ({
     id: `audit-${key}`,
     value: draft[key],
@@ -71,7 +85,7 @@ export function AuditPage() {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setApplied(draft);
+    setApplied({ ...draft });
   };
   return (
     <section aria-labelledby="audit-title">
@@ -100,7 +114,7 @@ export function AuditPage() {
         <label htmlFor="audit-runtimeVersion">{t('audit.runtimeVersion')}</label>
         <input {...field('runtimeVersion')} />
         <label htmlFor="audit-actor">{t('audit.actor')}</label>
-        <input {...field('actor')} />
+        <input {...field('actor')} placeholder={t('audit.actorPlaceholder')} />
         <label htmlFor="audit-since">{t('audit.since')}</label>
         <input type="date" {...field('since')} />
         <label htmlFor="audit-until">{t('audit.until')}</label>
@@ -109,17 +123,18 @@ export function AuditPage() {
           {t('audit.apply')}
         </button>
       </form>
-      {events.error && (
+      {first.error && (
         <p role="alert" className="error">
-          {t('errors.audit', { reason: refusalLine(t, events.error) })}
+          {t('errors.audit', { reason: refusalLine(t, first.error) })}
         </p>
       )}
-      {events.data ? (
+      {first.data ? (
         <p aria-live="polite">
           {t(shown.length === 1 ? 'audit.count.one' : 'audit.count.other', { n: count(shown.length) })}
+          {nextCursor && ` ${t('audit.moreOlder')}`}
         </p>
       ) : (
-        !events.error && <Loading label={t('audit.loading')} />
+        !first.error && <Loading label={t('audit.loading')} />
       )}
       <ol className="audit">
         {shown.map((event) => (
@@ -166,6 +181,17 @@ export function AuditPage() {
           </li>
         ))}
       </ol>
+      {moreError && (
+        <p role="alert" className="error">
+          {t('errors.audit', { reason: refusalLine(t, moreError) })}
+        </p>
+      )}
+      {first.data && nextCursor && (
+        <button type="button" className="load-more" onClick={loadMore} disabled={loadingMore}>
+          {loadingMore ? t('common.working') : t('audit.loadMore')}
+        </button>
+      )}
+      {first.data && !nextCursor && shown.length > 0 && <p className="sub">{t('audit.end')}</p>}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { BarChart } from '../components/BarChart.js';
 import { BundlePatches } from '../components/BundlePatches.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { Loading } from '../components/Loading.js';
+import { PromoteAction } from '../components/PromoteAction.js';
 import { Time } from '../components/Time.js';
 import { haltRuleText, RolloutControls } from '../components/TrackActions.js';
 import { percent, shortFingerprint, shortId, trackLabel } from '../format.js';
@@ -11,12 +12,14 @@ import { useT } from '../i18n/use-t.js';
 import { useLiveVersion } from '../live.js';
 import { refusalLine } from '../refusal.js';
 import { href } from '../router.js';
+import { useMay } from '../session.js';
 import { useResource } from '../use-resource.js';
 
 /** One release: assets and sizes, bundle patches, the signed manifests and whether they verify, adoption and failures. */
 export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: (message: string) => void }) {
   const translation = useT();
   const { t, count, bytes, policy } = translation;
+  const may = useMay();
   const live = useLiveVersion();
   const detail = useResource(
     () => getJson(`/api/console/releases/${encodeURIComponent(releaseId)}`, ConsoleReleaseDetail),
@@ -86,6 +89,14 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
             <dd>{haltRuleText(translation, release.rollout.haltRule)}</dd>
           </>
         )}
+        {release.groupId && (
+          <>
+            <dt>{t('release.group')}</dt>
+            <dd>
+              <a href={href.group(release.groupId)}>{t('track.groupLink', { id: shortId(release.groupId) })}</a>
+            </dd>
+          </>
+        )}
         {release.metadata.rolledBackFrom && (
           <>
             <dt>{t('release.rollbackOf')}</dt>
@@ -95,6 +106,14 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
           </>
         )}
       </dl>
+      {may('promote') && (
+        <PromoteAction
+          source={{ releaseId: release.id }}
+          fromChannel={release.channel}
+          platforms={t(`platforms.${release.platform}`)}
+          onDone={onDone}
+        />
+      )}
       {release.rollout && (release.rollout.state === 'running' || release.rollout.state === 'halted') && (
         <RolloutControls
           track={release}

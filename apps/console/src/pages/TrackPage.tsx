@@ -54,6 +54,11 @@ function ReleaseItem({
           >{`${t(`states.${rollout.state}`)} ${rollout.percent} %`}</span>
         )}
         {isHead && <span className="badge active">{t('track.active')}</span>}
+        {entry.groupId && (
+          <a className="badge platform" href={href.group(entry.groupId)}>
+            {t('track.groupLink', { id: shortId(entry.groupId) })}
+          </a>
+        )}
         <Time iso={entry.createdAt} />
       </div>
       <p className="message">{metadata.message ?? <em>{t('track.noMessage')}</em>}</p>

@@ -12,6 +12,33 @@ import { refusalLine } from '../refusal.js';
 import { href } from '../router.js';
 import { useResource } from '../use-resource.js';
 
+/**
+ * One row of the list: a track, or the tracks whose active releases are one release group (iOS and
+ * Android of one publish), shown together so that they are read and acted on as one.
+ */
+interface Row {
+  key: string;
+  groupId: string | null;
+  tracks: ConsoleTrack[];
+}
+
+/** Tracks whose active releases share a group become one row; the rest stay a row each. */
+function rowsOf(tracks: ConsoleTrack[]): Row[] {
+  const rows: Row[] = [];
+  const byGroup = new Map<string, Row>();
+  for (const track of tracks) {
+    const existing = track.activeGroupId === null ? undefined : byGroup.get(track.activeGroupId);
+    if (existing) {
+      existing.tracks.push(track);
+      continue;
+    }
+    const row: Row = { key: trackLabel(track), groupId: track.activeGroupId, tracks: [track] };
+    rows.push(row);
+    if (track.activeGroupId !== null) byGroup.set(track.activeGroupId, row);
+  }
+  return rows;
+}
+
 type SortKey = 'track' | 'state' | 'rollout' | 'adoption' | 'failure' | 'published' | 'guard';
 
 /** The columns, in order; each is labelled by the catalogue's `tracks.columns.<key>`. */
@@ -38,7 +65,7 @@ const sortValue = (t: ConsoleTrack, key: SortKey): string | number => {
 
 /** Every channel × platform × runtimeVersion at a glance; sortable and filterable. */
 export function TracksPage() {
-  const { t, count } = useT();
+  const { t } = useT();
   const label = (key: SortKey) => t(`tracks.columns.${key}`);
   const live = useLiveVersion();
   const tracks = useResource(() => getJson('/api/console/tracks', ConsoleTracksResponse), live);
@@ -50,16 +77,19 @@ export function TracksPage() {
   const sortId = useId();
   const rows = useMemo(() => {
     const needle = text.trim().toLowerCase();
-    const filtered = (tracks.data?.tracks ?? []).filter(
-      (track) =>
-        (state === '' || track.state === state) &&
-        (needle === '' ||
-          `${trackLabel(track)} ${track.message ?? ''} ${track.activeReleaseId ?? ''}`.toLowerCase().includes(needle)),
-    );
+    const matches = (track: ConsoleTrack) =>
+      (state === '' || track.state === state) &&
+      (needle === '' ||
+        `${trackLabel(track)} ${track.message ?? ''} ${track.activeReleaseId ?? ''} ${track.activeGroupId ?? ''}`
+          .toLowerCase()
+          .includes(needle));
+    // A group row stays whole when one of its platforms matches: it is acted on as one.
+    const filtered = rowsOf(tracks.data?.tracks ?? []).filter((row) => row.tracks.some(matches));
     const direction = sort.descending ? -1 : 1;
+    const first = (row: Row) => row.tracks[0] as ConsoleTrack;
     return filtered.sort((a, b) => {
-      const x = sortValue(a, sort.key);
-      const y = sortValue(b, sort.key);
+      const x = sortValue(first(a), sort.key);
+      const y = sortValue(first(b), sort.key);
       return (x < y ? -1 : x > y ? 1 : 0) * direction;
     });
   }, [tracks.data, text, state, sort]);
@@ -148,52 +178,133 @@ export function TracksPage() {
               </tr>
             </thead>
             <tbody>
-              {rows.map((track) => (
-                <tr key={trackLabel(track)} data-track={`${track.channel}/${track.platform}/${track.runtimeVersion}`}>
-                  <td data-label={label('track')}>
-                    <div>
-                      <a href={href.track(track)}>{trackLabel(track)}</a>
-                      {track.activeReleaseId && (
-                        <div className="sub">
-                          <a
-                            href={href.release(track.activeReleaseId)}
-                            aria-label={t('tracks.releaseLink', { id: shortId(track.activeReleaseId) })}
-                          >
-                            {shortId(track.activeReleaseId)}
-                          </a>{' '}
-                          {track.message}
-                        </div>
-                      )}
-                    </div>
-                  </td>
-                  <td data-label={label('state')}>
-                    <span className={`badge state-${track.state}`}>{t(`states.${track.state}`)}</span>
-                  </td>
-                  <td data-label={label('rollout')}>
-                    {track.state === 'embedded' ? '—' : `${track.rolloutPercent} %`}
-                  </td>
-                  <td data-label={label('adoption')}>{count(track.adoption24h)}</td>
-                  <td data-label={label('failure')}>{percent(track.failureRate)}</td>
-                  <td data-label={label('published')}>
-                    <Time iso={track.lastPublishAt} />
-                  </td>
-                  <td data-label={label('guard')}>
-                    {count(track.guardBlocks)}
-                    {track.guardBypasses > 0 && (
-                      <>
-                        {' '}
-                        <span className="badge bypass">{t('tracks.bypassed', { n: count(track.guardBypasses) })}</span>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
+              {rows.map((row) =>
+                row.tracks.length > 1 && row.groupId !== null ? (
+                  <GroupRow key={row.key} groupId={row.groupId} tracks={row.tracks} />
+                ) : (
+                  <TrackRow key={row.key} track={row.tracks[0] as ConsoleTrack} />
+                ),
+              )}
             </tbody>
           </table>
           {rows.length === 0 && <p>{t('tracks.noMatch')}</p>}
         </>
       )}
     </section>
+  );
+}
+
+const useLabel = () => {
+  const { t } = useT();
+  return (key: SortKey) => t(`tracks.columns.${key}`);
+};
+
+/** One track's row. */
+function TrackRow({ track }: { track: ConsoleTrack }) {
+  const { t, count } = useT();
+  const label = useLabel();
+  return (
+    <tr data-track={`${track.channel}/${track.platform}/${track.runtimeVersion}`}>
+      <td data-label={label('track')}>
+        <div>
+          <a href={href.track(track)}>{trackLabel(track)}</a>
+          {track.activeReleaseId && (
+            <div className="sub">
+              <a
+                href={href.release(track.activeReleaseId)}
+                aria-label={t('tracks.releaseLink', { id: shortId(track.activeReleaseId) })}
+              >
+                {shortId(track.activeReleaseId)}
+              </a>{' '}
+              {track.message}
+            </div>
+          )}
+        </div>
+      </td>
+      <td data-label={label('state')}>
+        <span className={`badge state-${track.state}`}>{t(`states.${track.state}`)}</span>
+      </td>
+      <td data-label={label('rollout')}>{track.state === 'embedded' ? '—' : `${track.rolloutPercent} %`}</td>
+      <td data-label={label('adoption')}>{count(track.adoption24h)}</td>
+      <td data-label={label('failure')}>{percent(track.failureRate)}</td>
+      <td data-label={label('published')}>
+        <Time iso={track.lastPublishAt} />
+      </td>
+      <td data-label={label('guard')}>
+        {count(track.guardBlocks)}
+        {track.guardBypasses > 0 && (
+          <>
+            {' '}
+            <span className="badge bypass">{t('tracks.bypassed', { n: count(track.guardBypasses) })}</span>
+          </>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * A release group's row: its platforms as badges linking to each track, one value where the
+ * platforms agree and each platform's where they differ; the group's page has the rest.
+ */
+function GroupRow({ groupId, tracks }: { groupId: string; tracks: ConsoleTrack[] }) {
+  const { t, count } = useT();
+  const label = useLabel();
+  const first = tracks[0] as ConsoleTrack;
+  const name = (track: ConsoleTrack) => t(`platforms.${track.platform}`);
+  /** One value when every platform has it, else "iOS x · Android y". */
+  const each = (value: (track: ConsoleTrack) => string) => {
+    const values = tracks.map(value);
+    return values.every((v) => v === values[0])
+      ? values[0]
+      : tracks.map((track, i) => `${name(track)} ${values[i]}`).join(' · ');
+  };
+  const sameRuntime = tracks.every((track) => track.runtimeVersion === first.runtimeVersion);
+  return (
+    <tr data-group={groupId}>
+      <td data-label={label('track')}>
+        <div>
+          <a href={href.group(groupId)} aria-label={t('tracks.groupLink', { id: shortId(groupId) })}>
+            {sameRuntime ? `${first.channel} · ${first.runtimeVersion}` : first.channel}
+          </a>{' '}
+          <span className="platform-badges">
+            {tracks.map((track) => (
+              <a
+                key={track.platform}
+                className="badge platform"
+                href={href.track(track)}
+                aria-label={t('tracks.platformTrack', { track: trackLabel(track) })}
+              >
+                {name(track)}
+              </a>
+            ))}
+          </span>
+          <div className="sub">
+            {t('tracks.groupOf', { id: shortId(groupId) })} {first.message}
+          </div>
+        </div>
+      </td>
+      <td data-label={label('state')}>
+        {tracks.every((track) => track.state === first.state) ? (
+          <span className={`badge state-${first.state}`}>{t(`states.${first.state}`)}</span>
+        ) : (
+          tracks.map((track) => (
+            <span key={track.platform} className={`badge state-${track.state}`}>
+              {`${name(track)} ${t(`states.${track.state}`)}`}
+            </span>
+          ))
+        )}
+      </td>
+      <td data-label={label('rollout')}>
+        {each((track) => (track.state === 'embedded' ? '—' : `${track.rolloutPercent} %`))}
+      </td>
+      <td data-label={label('adoption')}>{count(tracks.reduce((sum, track) => sum + track.adoption24h, 0))}</td>
+      <td data-label={label('failure')}>{each((track) => percent(track.failureRate))}</td>
+      <td data-label={label('published')}>
+        <Time iso={first.lastPublishAt} />
+      </td>
+      <td data-label={label('guard')}>{each((track) => count(track.guardBlocks))}</td>
+    </tr>
   );
 }
 
