@@ -2,7 +2,8 @@
  * `ferry publish` as a team runs it in CI, through the CLI's real entry point and publish command
  * (uploads, the release payload, the guard's answer): only what needs an Expo project is stood in
  * for: the export is a synthetic `expo export` folder (--dist), the app config and fingerprint are
- * given (FERRY_E2E_FINGERPRINT overrides the fingerprint). Usage (OTA_SERVER_URL and OTA_RELEASE_TOKEN
+ * given (FERRY_E2E_FINGERPRINT overrides the fingerprint; FERRY_E2E_PLATFORM=all publishes iOS and
+ * Android as one release group; FERRY_E2E_CHANNEL picks the channel, production by default). Usage (OTA_SERVER_URL and OTA_RELEASE_TOKEN
  * in the environment):
  *   tsx ferry-publish.ts <runtimeVersion> <message> [--rollout 50 --halt-on-failure-rate 0.5 --halt-min-devices 1]
  * Prints what the CLI printed; exits with its exit code.
@@ -22,7 +23,12 @@ const shared = Array.from(
   (_, i) => `function f${i}(a${i % 7}){return a${i % 7}*${(i * 7919) % 1009}+${i};}`,
 ).join('\n');
 const launch = Buffer.from(`${shared}\n// ${message} ${randomUUID()}\n`);
-const made = writeSyntheticExport({ android: { bundle: bundle('android', launch), assets: [asset('png')] } });
+const platform = process.env.FERRY_E2E_PLATFORM ?? 'android';
+const channel = process.env.FERRY_E2E_CHANNEL ?? 'production';
+const made = writeSyntheticExport({
+  android: { bundle: bundle('android', launch), assets: [asset('png')] },
+  ...(platform === 'android' ? {} : { ios: { bundle: bundle('ios', launch), assets: [asset('png')] } }),
+});
 const program = new Command('ferry').exitOverride();
 publishCommand(() => ({
   env: { ...process.env, CI: 'true', GITHUB_SHA: 'c0ffee1234567890', GITHUB_REF_NAME: 'main', GITHUB_ACTOR: 'ci-bot' },
@@ -34,7 +40,8 @@ publishCommand(() => ({
     name: 'Console e2e',
     slug: 'console-e2e',
     android: { runtimeVersion, package: 'com.example.console' },
-    updates: { requestHeaders: { 'expo-channel-name': 'production' } },
+    ios: { runtimeVersion, bundleIdentifier: 'com.example.console' },
+    updates: { requestHeaders: { 'expo-channel-name': channel } },
   }),
   // The synthetic app embeds no certificate: publish warns and goes on, as for such an app.
   codeSigning: async () => undefined,
@@ -47,9 +54,9 @@ const code = await main(
     'ferry',
     'publish',
     '--channel',
-    'production',
+    channel,
     '--platform',
-    'android',
+    platform,
     '--dist',
     made.dir,
     '--message',

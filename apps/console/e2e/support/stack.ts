@@ -46,6 +46,8 @@ export interface Instance extends InstanceAddress {
 export interface Stack {
   a: Instance;
   b: Instance;
+  /** The database both instances use (a test writes many rows straight to it). */
+  databaseUrl: string;
   /** `ferry publish` through the CLI against instance A; resolves with the new release id. */
   publish(runtimeVersion: string, message: string, flags?: string[], env?: Record<string, string>): Promise<string>;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startStack(name: string): Promise<Stack> {
   return {
     a,
     b,
+    databaseUrl: url.toString(),
     publish: async (runtimeVersion, message, flags = [], env = {}) => {
       const { stdout } = await promisify(execFile)(
         process.execPath,

@@ -1,5 +1,5 @@
 import type { ConsoleGroup, ConsoleGroupMember, ConsoleTrackDevices, Platform } from '@ferry/contracts';
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { send } from '../api.js';
 import { trackLabel } from '../format.js';
 import { useT } from '../i18n/use-t.js';
@@ -39,21 +39,23 @@ function GroupFacts({ action, platforms }: { action: ReachAction | null; platfor
           <strong>
             {reach === null
               ? t('reach.unknown')
-              : t('group.reach', {
-                  devices: devices(reach),
-                  platforms: names(platforms.map((p) => p.member.platform)),
-                })}
+              : reach === 0
+                ? t(action.kind === 'revert' ? 'reach.revertNone' : 'reach.shareNone')
+                : t('group.reach', {
+                    devices: devices(reach),
+                    platforms: names(platforms.map((p) => p.member.platform)),
+                  })}
           </strong>
         </p>
       )}
       <dl className="facts">
         {platforms.map(({ member }) => (
-          <div key={member.releaseId} className="fact-pair">
+          <Fragment key={member.releaseId}>
             <dt>{t(`platforms.${member.platform}`)}</dt>
             <dd>
               {trackLabel(member)} · <code>{member.releaseId}</code>
             </dd>
-          </div>
+          </Fragment>
         ))}
       </dl>
     </>

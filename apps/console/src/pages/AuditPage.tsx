@@ -142,6 +142,7 @@ export function AuditPage() {
             key={event.id}
             className={isGuardEvent(event.type) ? 'audit-event guard' : 'audit-event'}
             data-type={event.type}
+            data-event={event.id}
           >
             <div className="entry-head">
               {event.type === 'guard.bypassed' && <strong className="badge bypass">{t('audit.guardBypass')}</strong>}

@@ -51,7 +51,8 @@ export function GroupPage({ groupId, onDone }: { groupId: string; onDone: (messa
       </section>
     );
   }
-  if (!loaded.data) return <Loading label={t('group.loading')} />;
+  // The previous group's answer stays on screen only while the same group is read again.
+  if (!loaded.data || loaded.data.group.groupId !== groupId) return <Loading label={t('group.loading')} />;
   const { group, platforms } = loaded.data;
   return (
     <section aria-labelledby="group-title">
@@ -129,6 +130,7 @@ export function GroupPage({ groupId, onDone }: { groupId: string; onDone: (messa
       <GroupActions group={group} platforms={platforms} onDone={done} />
       {may('promote') && (
         <PromoteAction
+          key={group.groupId}
           source={{ groupId: group.groupId }}
           fromChannel={group.channel}
           platforms={names(group.releases.map((member) => member.platform))}

@@ -108,6 +108,7 @@ export function ReleasePage({ releaseId, onDone }: { releaseId: string; onDone: 
       </dl>
       {may('promote') && (
         <PromoteAction
+          key={release.id}
           source={{ releaseId: release.id }}
           fromChannel={release.channel}
           platforms={t(`platforms.${release.platform}`)}
