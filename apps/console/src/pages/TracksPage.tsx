@@ -1,4 +1,4 @@
-import { CONSOLE_TRACK_STATES, type ConsoleTrack, ConsoleTracksResponse } from '@ferry/contracts';
+import { CONSOLE_TRACK_STATES, type ConsoleTrack, ConsoleTracksResponse, PLATFORMS } from '@ferry/contracts';
 import { useId, useMemo, useState } from 'react';
 import { Trans } from 'react-i18next';
 import { getJson } from '../api.js';
@@ -36,6 +36,8 @@ function rowsOf(tracks: ConsoleTrack[]): Row[] {
     rows.push(row);
     if (track.activeGroupId !== null) byGroup.set(track.activeGroupId, row);
   }
+  // A group's platforms in the order of PLATFORMS, as the group's page lists them.
+  for (const row of rows) row.tracks.sort((a, b) => PLATFORMS.indexOf(a.platform) - PLATFORMS.indexOf(b.platform));
   return rows;
 }
 
