@@ -1,4 +1,4 @@
-import { CONSOLE_TRACK_STATES, type ConsoleTrack, ConsoleTracksResponse, PLATFORMS } from '@ferry/contracts';
+import { CONSOLE_TRACK_STATES, type ConsoleTrack, ConsoleTracksResponse } from '@ferry/contracts';
 import { useId, useMemo, useState } from 'react';
 import { Trans } from 'react-i18next';
 import { getJson } from '../api.js';
@@ -10,36 +10,8 @@ import { useT } from '../i18n/use-t.js';
 import { useLiveVersion } from '../live.js';
 import { refusalLine } from '../refusal.js';
 import { href } from '../router.js';
+import { type Row, rowsOf } from '../track-rows.js';
 import { useResource } from '../use-resource.js';
-
-/**
- * One row of the list: a track, or the tracks whose active releases are one release group (iOS and
- * Android of one publish), shown together so that they are read and acted on as one.
- */
-interface Row {
-  key: string;
-  groupId: string | null;
-  tracks: ConsoleTrack[];
-}
-
-/** Tracks whose active releases share a group become one row; the rest stay a row each. */
-function rowsOf(tracks: ConsoleTrack[]): Row[] {
-  const rows: Row[] = [];
-  const byGroup = new Map<string, Row>();
-  for (const track of tracks) {
-    const existing = track.activeGroupId === null ? undefined : byGroup.get(track.activeGroupId);
-    if (existing) {
-      existing.tracks.push(track);
-      continue;
-    }
-    const row: Row = { key: trackLabel(track), groupId: track.activeGroupId, tracks: [track] };
-    rows.push(row);
-    if (track.activeGroupId !== null) byGroup.set(track.activeGroupId, row);
-  }
-  // A group's platforms in the order of PLATFORMS, as the group's page lists them.
-  for (const row of rows) row.tracks.sort((a, b) => PLATFORMS.indexOf(a.platform) - PLATFORMS.indexOf(b.platform));
-  return rows;
-}
 
 type SortKey = 'track' | 'state' | 'rollout' | 'adoption' | 'failure' | 'published' | 'guard';
 
