@@ -1,40 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../../../test/support/browser/accessibility.js';
-import { capture, inEnglish, signIn, signOut } from './support/console-page.js';
-import { deviceCheck, postgresProblem, type Stack, startStack } from './support/stack.js';
+import { capture, signIn, signOut } from './support/console-page.js';
+import { stackForFile } from './support/spec-stack.js';
+import { deviceCheck, type Stack } from './support/stack.js';
 
 /**
  * The release console end to end (issue 19): two server instances on one PostgreSQL database;
  * releases published with `ferry publish`; an operator watches and acts in Debian's Chromium.
  * One stack for the file; the tests run in order and build on each other's releases.
  */
-test.describe.configure({ mode: 'serial' });
-
 let stack: Stack;
-let skipReason: string | undefined;
+stackForFile('console', (started) => {
+  stack = started;
+});
 const ids: Record<string, string> = {};
-
-test.beforeAll(async () => {
-  skipReason = await postgresProblem();
-  if (!skipReason) stack = await startStack('console');
-});
-test.afterAll(async () => {
-  await stack?.close();
-});
-let cspViolations: string[] = [];
-test.beforeEach(async ({ page, context }) => {
-  test.skip(skipReason !== undefined, skipReason);
-  await inEnglish(context);
-  // The console runs under a CSP without 'unsafe-inline': anything it refused would show up here.
-  cspViolations = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-});
-test.afterEach(() => {
-  expect(cspViolations).toEqual([]);
-});
 
 const row = (page: Page, runtimeVersion: string) =>
   page.locator(`tr[data-track="production/android/${runtimeVersion}"]`);

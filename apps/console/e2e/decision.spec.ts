@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../../../test/support/browser/accessibility.js';
 import { capture, chooseLanguage, inEnglish, signIn, signOut, sticksOut } from './support/console-page.js';
-import { deviceCheck, postgresProblem, type Stack, startStack } from './support/stack.js';
+import { stackForFile } from './support/spec-stack.js';
+import { deviceCheck, type Stack } from './support/stack.js';
 
 /**
  * The release console at the moment of decision: what an operator sees before widening,
@@ -10,31 +11,11 @@ import { deviceCheck, postgresProblem, type Stack, startStack } from './support/
  * controls each role is shown, operator tokens for admins, and a new server's first screen. Two
  * server instances on one PostgreSQL database; the tests run in order on one stack.
  */
-test.describe.configure({ mode: 'serial' });
-
 let stack: Stack;
-let skipReason: string | undefined;
+stackForFile('decision', (started) => {
+  stack = started;
+});
 const ids: Record<string, string> = {};
-
-test.beforeAll(async () => {
-  skipReason = await postgresProblem();
-  if (!skipReason) stack = await startStack('decision');
-});
-test.afterAll(async () => {
-  await stack?.close();
-});
-let cspViolations: string[] = [];
-test.beforeEach(async ({ page, context }) => {
-  test.skip(skipReason !== undefined, skipReason);
-  await inEnglish(context);
-  cspViolations = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-});
-test.afterEach(() => {
-  expect(cspViolations).toEqual([]);
-});
 
 const trackUrl = (runtimeVersion: string) => `${stack.a.url}/console/#/track/production/android/${runtimeVersion}`;
 const entry = (page: Page, id: string) => page.locator(`[data-entry="${id}"]`);

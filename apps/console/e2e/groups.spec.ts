@@ -4,8 +4,9 @@ import { expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
 import { expectAccessible } from '../../../test/support/browser/accessibility.js';
 import { EN } from '../src/i18n/catalogue-en.js';
-import { capture, chooseLanguage, inEnglish, signIn, signOut } from './support/console-page.js';
-import { postgresProblem, type Stack, startStack } from './support/stack.js';
+import { capture, chooseLanguage, signIn, signOut } from './support/console-page.js';
+import { stackForFile } from './support/spec-stack.js';
+import type { Stack } from './support/stack.js';
 
 /**
  * Release groups in the console: iOS and Android of one publish as one row, acted on at once
@@ -13,31 +14,11 @@ import { postgresProblem, type Stack, startStack } from './support/stack.js';
  * the guard; and the audit log newest first, a page at a time over 20 000 events. Two server
  * instances on one PostgreSQL database; the tests run in order on one stack.
  */
-test.describe.configure({ mode: 'serial' });
-
 let stack: Stack;
-let skipReason: string | undefined;
+stackForFile('groups', (started) => {
+  stack = started;
+});
 const groups = { checkout: '', dev: '', native: '', ko: '' };
-
-test.beforeAll(async () => {
-  skipReason = await postgresProblem();
-  if (!skipReason) stack = await startStack('groups');
-});
-test.afterAll(async () => {
-  await stack?.close();
-});
-let cspViolations: string[] = [];
-test.beforeEach(async ({ page, context }) => {
-  test.skip(skipReason !== undefined, skipReason);
-  await inEnglish(context);
-  cspViolations = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-});
-test.afterEach(() => {
-  expect(cspViolations).toEqual([]);
-});
 
 async function api<T>(path: string): Promise<T> {
   const response = await fetch(`${stack.a.url}${path}`, {
