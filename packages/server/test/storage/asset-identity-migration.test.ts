@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type Migration, Migrator } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.js';
-import { MIGRATIONS } from '../../src/storage/migrations/migrator.js';
 import { createTestDatabase, describeEachEngine, type EngineName, type TestDatabase } from '../support/engines.js';
 import { fetchManifestLikeExpo } from '../support/expo-client.js';
+import { migrateTestDatabase } from '../support/migrate-to.js';
 import { fileOf, hashOfBytes, uploadAssets } from '../support/publisher.js';
 import { startTestServer, TEST_SIGNING } from '../support/test-server.js';
 
@@ -24,25 +23,7 @@ describeEachEngine(
     });
     afterEach(async () => database.drop());
 
-    /** Applies the migrations up to `last`, or all of them. */
-    const migrate = async (last?: string) => {
-      const opened = openDatabase(database.target);
-      try {
-        const migrator = new Migrator({
-          db: opened.db,
-          provider: {
-            getMigrations: async () =>
-              Object.fromEntries(
-                Object.entries(MIGRATIONS).map(([name, make]): [string, Migration] => [name, make(engine)]),
-              ),
-          },
-        });
-        const { error } = last ? await migrator.migrateTo(last) : await migrator.migrateToLatest();
-        if (error) throw error;
-      } finally {
-        await opened.close();
-      }
-    };
+    const migrate = (last?: string) => migrateTestDatabase(database, engine, last);
 
     it("a release stored with another instance's URLs is served with the current URLs and the same extension", async () => {
       await migrate('018_asset_deletions');

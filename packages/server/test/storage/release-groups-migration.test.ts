@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { AuditExport } from '../../src/ota/audit-export.js';
 import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import { ReleaseListing } from '../../src/ota/release-listing.js';
 import { type Database, openDatabase } from '../../src/storage/database.js';
-import { MIGRATIONS } from '../../src/storage/migrations/migrator.js';
 import type { DatabaseSchema } from '../../src/storage/schema.js';
 import { createTestDatabase, describeEachEngine, type EngineName, type TestDatabase } from '../support/engines.js';
+import { migrateTestDatabase } from '../support/migrate-to.js';
 import { hashOf } from '../support/releases.js';
 
 /**
@@ -51,24 +51,7 @@ describeEachEngine('migrations 022 and 023: release groups, audit paging', (engi
   });
   afterEach(async () => database.drop());
 
-  const migrate = async (last?: string) => {
-    const opened = openDatabase(database.target);
-    try {
-      const migrator = new Migrator({
-        db: opened.db,
-        provider: {
-          getMigrations: async () =>
-            Object.fromEntries(
-              Object.entries(MIGRATIONS).map(([name, make]): [string, Migration] => [name, make(engine)]),
-            ),
-        },
-      });
-      const { error } = last ? await migrator.migrateTo(last) : await migrator.migrateToLatest();
-      if (error) throw error;
-    } finally {
-      await opened.close();
-    }
-  };
+  const migrate = (last?: string) => migrateTestDatabase(database, engine, last);
   const withDatabase = async <T>(work: (database: Database) => Promise<T>): Promise<T> => {
     const opened = openDatabase(database.target);
     try {
