@@ -3,6 +3,7 @@ export * from './error-catalogue.js';
 export * from './errors.js';
 export * from './ferry-error.js';
 export * from './i18n/languages.js';
+export * from './ota/apps.js';
 export * from './ota/asset-gc.js';
 export * from './ota/assets.js';
 export * from './ota/audit-events.js';

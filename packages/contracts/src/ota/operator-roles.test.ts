@@ -20,6 +20,7 @@ const TABLE: Record<OperatorAction, string> = {
   gc: 'a t',
   'tokens.manage': 'a',
   'console.sign-in': 'v r a',
+  'apps.manage': 'a',
 };
 const LETTER: Record<Principal, string> = { viewer: 'v', releaser: 'r', admin: 'a', 'release-token': 't' };
 const PRINCIPALS = Object.keys(LETTER) as Principal[];

@@ -33,6 +33,8 @@ export const OPERATOR_ACTIONS = [
   'tokens.manage',
   /** Sign in to the release console. */
   'console.sign-in',
+  /** Create, archive and re-key apps (a server-wide admin's: judged with serverRoleOf, never one app's role). */
+  'apps.manage',
 ] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
@@ -47,6 +49,7 @@ export const OPERATOR_ACTION_WORDS: Readonly<Record<OperatorAction, string>> = {
   gc: 'collect unreferenced assets',
   'tokens.manage': 'manage operator tokens',
   'console.sign-in': 'sign in to the console',
+  'apps.manage': 'create, archive or re-key apps',
 };
 
 /** Who is asking: an operator role, or the CI release token (OTA_RELEASE_TOKEN). */
@@ -65,6 +68,7 @@ const GRANTS: Record<Principal, ReadonlySet<OperatorAction>> = {
     'promote',
     'gc',
     'tokens.manage',
+    'apps.manage',
   ]),
   // The release token keeps everything it could do before operator roles existed (CI and the CLI),
   // and promotes as CI pipelines do (a guarded republish of reviewed content), but it is a machine

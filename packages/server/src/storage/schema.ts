@@ -20,6 +20,8 @@ export interface ReleasesTable {
   created_at: number;
   /** The release group (migration 022): the releases one publish made of both platforms; null before. */
   group_id: string | null;
+  /** The app it belongs to (migration 024). */
+  app_id: Generated<string>;
 }
 
 export interface AuditEventsTable {
@@ -33,6 +35,8 @@ export interface AuditEventsTable {
   release_id: string | null;
   details: unknown;
   created_at: number;
+  /** The app it belongs to (migration 024). */
+  app_id: Generated<string>;
 }
 
 /** Operator tokens (migration 017): only the token's SHA-256 is kept. */
@@ -45,6 +49,8 @@ export interface OperatorTokensTable {
   created_by: string;
   revoked_at: number | null;
   last_used_at: number | null;
+  /** The one app the role is granted in (migration 024); null: every app. */
+  app_id: string | null;
 }
 
 /** Console sessions (migration 017): only the session id's SHA-256 is kept. */
@@ -57,6 +63,8 @@ export interface OperatorSessionsTable {
   role: OperatorRole;
   created_at: number;
   expires_at: number;
+  /** The session's grants, JSON OperatorGrant[] (migration 024). */
+  grants: string | null;
 }
 
 export interface AssignmentsTable {
@@ -129,6 +137,8 @@ export interface DirectivesTable {
   actor: string;
   signed: string;
   created_at: number;
+  /** The app it belongs to (migration 024). */
+  app_id: Generated<string>;
 }
 
 /** Devices (SHA-256 of EAS-Client-ID) seen running an update (migration 015). */
@@ -175,6 +185,8 @@ export interface EmbeddedBundlesTable {
   size: number;
   object_key: string;
   registered_at: number;
+  /** The app it belongs to (migration 024). */
+  app_id: Generated<string>;
 }
 
 /** A patch from one launch bundle to another, by their hashes (migration 020). */
@@ -197,7 +209,31 @@ export interface BundlePatchesTable {
   updated_at: number;
 }
 
+/** An app (migration 024): its signing key sealed (apps/app-key-vault.ts); null for the default app, which signs with the configured key. */
+export interface AppsTable {
+  slug: string;
+  name: string;
+  created_at: number;
+  archived_at: number | null;
+  key_id: string;
+  certificate: string | null;
+  signing_key: string | null;
+}
+
+/** An app's release token (migration 024): only its SHA-256 is kept. */
+export interface AppReleaseTokensTable {
+  id: string;
+  app_id: string;
+  name: string;
+  token_hash: string;
+  created_at: number;
+  created_by: string;
+  revoked_at: number | null;
+}
+
 export interface DatabaseSchema {
+  apps: AppsTable;
+  app_release_tokens: AppReleaseTokensTable;
   embedded_bundles: EmbeddedBundlesTable;
   bundle_patches: BundlePatchesTable;
   asset_deletions: AssetDeletionsTable;

@@ -16,6 +16,7 @@ import { bundlePatchesMigration } from './020_bundle_patches.js';
 import { dropEnumerationChecksMigration } from './021_drop_enumeration_checks.js';
 import { releaseGroupsMigration } from './022_release_groups.js';
 import { auditPagingMigration } from './023_audit_paging.js';
+import { appsMigration } from './024_apps.js';
 import type { EngineMigration } from './engine-migration.js';
 
 /**
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, EngineMigration> = {
   '021_drop_enumeration_checks': dropEnumerationChecksMigration,
   '022_release_groups': releaseGroupsMigration,
   '023_audit_paging': auditPagingMigration,
+  '024_apps': appsMigration,
 };
 
 /**
