@@ -205,6 +205,22 @@ export const ERROR_CATALOGUE = {
     area: 'operators',
     meaning: 'The release token was offered as a console sign-in; sign in with an operator token.',
   },
+  APP_FORBIDDEN: {
+    status: 403,
+    area: 'operators',
+    meaning:
+      'The credential has nothing in the app the request names (`ferry-app`): a release token of another app, or an operator not granted a role there.',
+  },
+  APP_NOT_FOUND: {
+    status: 404,
+    area: 'operators',
+    meaning: 'No app has the slug the request names (`ferry-app` header or /api/apps/<slug>/…).',
+  },
+  APP_ARCHIVED: {
+    status: 409,
+    area: 'operators',
+    meaning: 'The app is archived: its devices are still served, but nothing can be published or changed.',
+  },
   CSRF_HEADER_REQUIRED: {
     status: 403,
     area: 'operators',

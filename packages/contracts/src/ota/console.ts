@@ -186,6 +186,8 @@ export type ConsoleGroup = z.infer<typeof ConsoleGroup>;
 export const ConsoleEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('track'),
+    /** The app of the track: a console's stream only carries its app's events. */
+    app: z.string(),
     channel: Channel,
     platform: Platform,
     runtimeVersion: RuntimeVersion,

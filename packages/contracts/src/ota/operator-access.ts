@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppSlug } from './apps.js';
 import { OPERATOR_ACTIONS, type OperatorRole, OperatorRoleSchema } from './operator-roles.js';
 
 /**
@@ -20,13 +21,25 @@ export const OperatorName = z
     'a name is 1 to 64 letters, digits and . _ @ + - (starting with a letter or digit), e.g. alice or ci-bot',
   );
 
-export const CreateOperatorTokenRequest = z.object({ name: OperatorName, role: OperatorRoleSchema }).strict();
+/**
+ * `app`: the one app the role is granted in; null for every app (an admin's only). Omitted: an
+ * admin's token is server-wide, any other the default app's (what tokens were before apps).
+ */
+export const CreateOperatorTokenRequest = z
+  .object({ name: OperatorName, role: OperatorRoleSchema, app: AppSlug.nullable().optional() })
+  .strict()
+  .refine((request) => request.app !== null || request.role === 'admin', {
+    message: 'Only an admin token may be granted every app (app: null); name the app of a viewer or releaser.',
+    path: ['app'],
+  });
 export type CreateOperatorTokenRequest = z.infer<typeof CreateOperatorTokenRequest>;
 
 export const OperatorTokenView = z.object({
   id: z.uuid(),
   name: z.string(),
   role: OperatorRoleSchema,
+  /** The app the role is granted in; null: every app. */
+  app: z.string().nullable(),
   createdAt: z.iso.datetime(),
   createdBy: z.string(),
   revokedAt: z.iso.datetime().nullable(),
@@ -54,10 +67,16 @@ export type ConsoleSignIn = z.infer<typeof ConsoleSignIn>;
  */
 export const ConsoleSession = z.object({
   name: z.string(),
+  /** The role in the app in view (`app`). */
   role: OperatorRoleSchema,
   kind: z.enum(['token', 'oidc']),
   expiresAt: z.iso.datetime().nullable(),
+  /** What the role may do in the app in view. */
   allowedActions: z.array(z.enum(OPERATOR_ACTIONS)),
+  /** The app in view: the `ferry-app` header's, else the first the operator may see. */
+  app: z.string(),
+  /** Every app the operator may see, with its role there: what the console's app switcher lists. */
+  apps: z.array(z.object({ slug: z.string(), name: z.string(), role: OperatorRoleSchema })),
 });
 export type ConsoleSession = z.infer<typeof ConsoleSession>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isStorableText, lineText } from '../text.js';
+import { DEFAULT_APP } from './apps.js';
 import { Channel } from './channel.js';
 import {
   assetKeyProblem,
@@ -243,6 +244,8 @@ export const Release = z.object({
   createdAt: z.iso.datetime(),
   /** Null for releases stored before release groups existed. */
   groupId: GroupId.nullable().default(null),
+  /** The app it belongs to (docs/apps.md); a server from before apps sends none: its one app is the default. */
+  app: z.string().default(DEFAULT_APP),
 });
 export type Release = z.infer<typeof Release>;
 

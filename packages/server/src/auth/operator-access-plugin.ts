@@ -3,12 +3,20 @@ import fp from 'fastify-plugin';
 import type { ConsoleOidcConfig } from '../config/console-oidc-config.js';
 import { consoleSessionRoute } from '../routes/api/console/session.js';
 import { operatorTokensRoute } from '../routes/api/operator-tokens.js';
-import { OperatorAccess, SECURE_SESSION_COOKIE, SESSION_COOKIE } from './operator-access.js';
+import {
+  type AppDirectory,
+  DEFAULT_APP_ONLY,
+  OperatorAccess,
+  SECURE_SESSION_COOKIE,
+  SESSION_COOKIE,
+} from './operator-access.js';
 import { createOidcOperatorVerifier } from './operator-oidc.js';
 import { OperatorTokenStore } from './operator-token-store.js';
 
 export interface OperatorAccessPluginOptions {
   releaseToken: string | undefined;
+  /** The app registry (apps/); the default app only without it. */
+  apps?: AppDirectory;
   publicUrl: string;
   oidc: ConsoleOidcConfig | undefined;
   perMinute: number;
@@ -32,6 +40,7 @@ export const operatorAccessPlugin = fp<OperatorAccessPluginOptions>(
       'operatorAccess',
       new OperatorAccess({
         store,
+        apps: options.apps,
         releaseToken: options.releaseToken,
         oidc: options.oidc ? createOidcOperatorVerifier(options.oidc) : undefined,
         cookieName: secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE,
@@ -40,6 +49,7 @@ export const operatorAccessPlugin = fp<OperatorAccessPluginOptions>(
     );
     consoleSessionRoute(app, {
       store,
+      apps: options.apps ?? DEFAULT_APP_ONLY,
       secure,
       sessionTtlMs: CONSOLE_SESSION_TTL_MS,
       perMinute: options.perMinute,

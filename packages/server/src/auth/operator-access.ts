@@ -1,6 +1,16 @@
-import { CONSOLE_CSRF_HEADER, type KnownErrorCode, type OperatorRole } from '@ferry/contracts';
+import {
+  APP_HEADER,
+  AppSlug,
+  CONSOLE_CSRF_HEADER,
+  DEFAULT_APP,
+  type KnownErrorCode,
+  type OperatorGrant,
+  type OperatorRole,
+  roleInApp,
+  serverRoleOf,
+} from '@ferry/contracts';
 import type { FastifyRequest } from 'fastify';
-import { DependencyUnavailable, DomainError, Unauthenticated } from '../errors/domain-error.js';
+import { DependencyUnavailable, DomainError, InvalidInput, Unauthenticated } from '../errors/domain-error.js';
 import type { AuthFailures } from '../http/auth-failures.js';
 import { bearerTokenOf, tokensMatch } from '../http/bearer-token.js';
 import { credentialHash, looksLikeOperatorToken } from './operator-credential.js';
@@ -13,7 +23,7 @@ import {
   refusalMessage,
   whoMayPerform,
 } from './operator-roles.js';
-import type { OperatorTokenStore } from './operator-token-store.js';
+import { grantOfToken, type OperatorTokenStore } from './operator-token-store.js';
 
 /**
  * Who a release-control request comes from (issue 19). `kind`: an operator token, an OIDC identity,
@@ -25,7 +35,12 @@ export interface Operator {
   kind: 'token' | 'oidc' | 'release-token';
   id: string;
   name: string;
+  /** The role in the app in view once authorized; before, the highest of the grants. */
   role: OperatorRole;
+  /** Where the role applies: a token's one grant, an OIDC identity's claims. A release token's is its app, as a releaser. */
+  grants: OperatorGrant[];
+  /** A release token's app: the only app it acts on. */
+  app?: string;
   via: 'bearer' | 'session';
   /** An OIDC token's exp (epoch ms): a console session made with it ends no later. */
   expiresAtMs?: number;
@@ -35,6 +50,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by requireOperatorAction / requireOperatorRole once the request is admitted. */
     operator?: Operator;
+    /** The app the request acts on (apps.md): set with `operator`. */
+    appInView?: string;
   }
   interface FastifyInstance {
     /** Operator authentication and authorization (operator-access-plugin.ts). */
@@ -62,8 +79,26 @@ export const principalOf = (operator: Pick<Operator, 'kind' | 'role'>): Principa
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** What operator access needs to know of apps: whether one exists (and is archived), and an app's release tokens. */
+export interface AppDirectory {
+  find(slug: string): Promise<{ slug: string; archivedAt: number | null } | undefined>;
+  /** Every app, archived ones included. */
+  list(): Promise<Array<{ slug: string; name: string; archivedAt: number | null }>>;
+  /** The app release token with this value (never OTA_RELEASE_TOKEN), if active. */
+  releaseToken(token: string): Promise<{ id: string; name: string; app: string } | undefined>;
+}
+
+/** Only the default app, as before apps: what a server without the app registry wired answers. */
+export const DEFAULT_APP_ONLY: AppDirectory = {
+  find: async (slug) => (slug === DEFAULT_APP ? { slug, archivedAt: null } : undefined),
+  list: async () => [{ slug: DEFAULT_APP, name: 'Default app', archivedAt: null }],
+  releaseToken: async () => undefined,
+};
+
 export interface OperatorAccessOptions {
   store: OperatorTokenStore;
+  /** The apps (apps/app-store.ts); the default app only when omitted. */
+  apps?: AppDirectory;
   /** OTA_RELEASE_TOKEN; undefined when the OTA area is off. */
   releaseToken: string | undefined;
   /** The OIDC verifier when CONSOLE_OIDC_JWKS_URL is set. */
@@ -84,6 +119,10 @@ export interface OperatorAccessOptions {
 export class OperatorAccess {
   constructor(private readonly options: OperatorAccessOptions) {}
 
+  get apps(): AppDirectory {
+    return this.options.apps ?? DEFAULT_APP_ONLY;
+  }
+
   get cookieName(): string {
     return this.options.cookieName;
   }
@@ -103,12 +142,21 @@ export class OperatorAccess {
       const token = await this.options.store.active(credential);
       if (!token) throw unauthenticated('The operator token is not valid or has been revoked.');
       await this.options.store.touch(token);
-      return { kind: 'token', id: token.id, name: token.name, role: token.role, via: 'bearer' };
+      return {
+        kind: 'token',
+        id: token.id,
+        name: token.name,
+        role: token.role,
+        grants: [grantOfToken(token)],
+        via: 'bearer',
+      };
     }
     const { releaseToken, oidc } = this.options;
     if (releaseToken !== undefined && tokensMatch(credential, releaseToken)) {
-      return { kind: 'release-token', id: 'release-token', name: 'release-token', role: 'releaser', via: 'bearer' };
+      return releaseTokenOperator('release-token', 'release-token', DEFAULT_APP);
     }
+    const appToken = await this.apps.releaseToken(credential);
+    if (appToken) return releaseTokenOperator(appToken.id, appToken.name, appToken.app);
     if (oidc && looksLikeJwt(credential)) {
       try {
         const identity = await oidc(credential);
@@ -117,6 +165,7 @@ export class OperatorAccess {
           id: identity.subject,
           name: identity.name,
           role: identity.role,
+          grants: identity.grants,
           via: 'bearer',
           expiresAtMs: identity.expiresAtMs,
         };
@@ -135,7 +184,7 @@ export class OperatorAccess {
     const session = await this.options.store.session(credentialHash(sessionId));
     if (!session) return undefined;
     const id = session.kind === 'token' ? (session.tokenId ?? '') : session.subject;
-    return { kind: session.kind, id, name: session.name, role: session.role, via: 'session' };
+    return { kind: session.kind, id, name: session.name, role: session.role, grants: session.grants, via: 'session' };
   }
 
   sessionIdOf(request: FastifyRequest): string | undefined {
@@ -163,15 +212,107 @@ export class OperatorAccess {
     );
   }
 
-  /** Admits the request only when its operator may perform `action`; sets request.operator. */
+  /**
+   * Admits the request only when its operator may perform `action` in the app in view (appInView);
+   * sets request.operator, with its role there, and request.appInView.
+   */
   async authorize(request: FastifyRequest, action: OperatorAction): Promise<Operator> {
-    const operator = await this.authenticate(request);
-    guardCsrf(request, operator);
+    const authenticated = await this.authenticate(request);
+    guardCsrf(request, authenticated);
+    const { slug: app, archivedAt } = await this.appInView(request, authenticated);
+    const operator = inApp(authenticated, app, action);
     const principal = principalOf(operator);
     if (!mayPerform(principal, action)) throw forbidden(principal, operator.role, action);
+    if (archivedAt !== null && action !== 'read' && action !== 'console.sign-in' && action !== 'apps.manage') {
+      throw new DomainError(
+        'conflict',
+        'APP_ARCHIVED',
+        `App '${app}' is archived: its devices are still served, but nothing can be published or changed.`,
+        { app },
+      );
+    }
     request.operator = operator;
+    request.appInView = app;
     return operator;
   }
+
+  /**
+   * The app a request acts on: its `ferry-app` header (or `app` query parameter), else its credential's own app (a release
+   * token's, or the one app a token is granted), else the default app. 400 for a malformed slug,
+   * 404 for an app that does not exist.
+   */
+  async appInView(
+    request: FastifyRequest,
+    operator: Pick<Operator, 'grants' | 'app'>,
+  ): Promise<{ slug: string; archivedAt: number | null }> {
+    // An EventSource cannot send headers: the console's event stream names its app as `?app=`.
+    const named = request.headers[APP_HEADER] ?? (request.query as { app?: string } | undefined)?.app;
+    let app: string;
+    if (named !== undefined) {
+      const parsed = AppSlug.safeParse(Array.isArray(named) ? named[0] : named);
+      if (!parsed.success) {
+        throw new InvalidInput([
+          { path: `headers.${APP_HEADER}`, message: parsed.error.issues[0]?.message ?? 'not an app slug' },
+        ]);
+      }
+      app = parsed.data;
+    } else {
+      app = ownAppOf(operator) ?? DEFAULT_APP;
+    }
+    const found = await this.apps.find(app);
+    if (!found) throw appNotFound(app);
+    return found;
+  }
+}
+
+const releaseTokenOperator = (id: string, name: string, app: string): Operator => ({
+  kind: 'release-token',
+  id,
+  name,
+  role: 'releaser',
+  grants: [{ app, role: 'releaser' }],
+  app,
+  via: 'bearer',
+});
+
+/** The one app a credential belongs to, if it belongs to exactly one. */
+function ownAppOf(operator: Pick<Operator, 'grants' | 'app'>): string | undefined {
+  if (operator.app !== undefined) return operator.app;
+  const apps = new Set(operator.grants.map((grant) => grant.app));
+  const [only] = apps;
+  return apps.size === 1 && only !== null ? only : undefined;
+}
+
+export const appNotFound = (app: string): DomainError =>
+  new DomainError('not-found', 'APP_NOT_FOUND', `There is no app '${app}' on this server (ferry-server apps list).`, {
+    app,
+  });
+
+/**
+ * The operator as it acts in `app`: its role there (roleInApp; a server-wide action judges the
+ * server-wide role), or 403 APP_FORBIDDEN when its credential has nothing in that app.
+ */
+function inApp(operator: Operator, app: string, action: OperatorAction): Operator {
+  if (operator.kind === 'release-token') {
+    if (operator.app === app && action !== 'apps.manage') return operator;
+    throw new OperatorForbidden(
+      `This release token belongs to app '${operator.app}'; it cannot act on app '${app}'. Use the release token of app '${app}' (ferry-server apps token ${app} --name ci), or --app ${operator.app}.`,
+      'APP_FORBIDDEN',
+      { app, tokenApp: operator.app },
+    );
+  }
+  const role = action === 'apps.manage' ? serverRoleOf(operator.grants) : roleInApp(operator.grants, app);
+  if (role === undefined) {
+    const mine = operator.grants.map((grant) => grant.app ?? '*').join(', ');
+    throw new OperatorForbidden(
+      action === 'apps.manage'
+        ? 'Only an admin of every app may manage apps; your grants are per app.'
+        : `You have no role in app '${app}' (your grants: ${mine}).`,
+      'APP_FORBIDDEN',
+      { app },
+    );
+  }
+  return { ...operator, role };
 }
 
 /**
@@ -221,14 +362,23 @@ export const requireOperatorRole = (role: OperatorRole) => {
   const needed = OPERATOR_ACTIONS.filter((action) => mayPerform(role, action) && action !== 'console.sign-in');
   return async (request: FastifyRequest): Promise<void> => {
     const access = request.server.operatorAccess;
-    const operator = await access.authenticate(request);
-    guardCsrf(request, operator);
+    const authenticated = await access.authenticate(request);
+    guardCsrf(request, authenticated);
+    const { slug: app } = await access.appInView(request, authenticated);
+    const operator = inApp(authenticated, app, 'read');
     const principal = principalOf(operator);
     const missing = needed.find((action) => !mayPerform(principal, action));
     if (missing !== undefined) throw forbidden(principal, operator.role, missing);
     request.operator = operator;
+    request.appInView = app;
   };
 };
+
+/** The app an authorized request acts on (set by requireOperatorAction / requireOperatorRole). */
+export function appInViewOf(request: FastifyRequest): string {
+  if (request.appInView === undefined) throw new Error('the route reads its app before it authorized the request');
+  return request.appInView;
+}
 
 /** The audit actor of the request: `operator:<name>` for people; the release token keeps the CLI's own. */
 export function auditActorOf(request: FastifyRequest, claimed: string | undefined): string {

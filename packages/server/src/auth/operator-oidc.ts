@@ -1,4 +1,11 @@
-import { OPERATOR_ROLES, type OperatorRole } from '@ferry/contracts';
+import {
+  AppSlug,
+  DEFAULT_APP,
+  OPERATOR_ROLES,
+  type OperatorGrant,
+  type OperatorRole,
+  OperatorRoleSchema,
+} from '@ferry/contracts';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { ConsoleOidcConfig } from '../config/console-oidc-config.js';
 
@@ -6,7 +13,9 @@ import type { ConsoleOidcConfig } from '../config/console-oidc-config.js';
 export interface OidcOperator {
   subject: string;
   name: string;
+  /** The highest role of its grants. */
   role: OperatorRole;
+  grants: OperatorGrant[];
   /** The token's exp, in epoch milliseconds: a console session made with it ends no later. */
   expiresAtMs: number;
 }
@@ -31,6 +40,30 @@ export function roleFromClaim(value: unknown): OperatorRole | undefined {
   let best: OperatorRole | undefined;
   for (const role of OPERATOR_ROLES) if (values.includes(role)) best = role;
   return best;
+}
+
+/**
+ * What a role claim grants, per app (docs/apps.md, "Operators"): each value is `<app>:<role>` (a
+ * role in one app), `*:<role>` (in every app), or a bare role as before apps: `admin` in every app,
+ * `viewer` and `releaser` in the default app. A string or a list of them; unknown values are ignored.
+ */
+export function grantsFromClaim(value: unknown): OperatorGrant[] {
+  const values = Array.isArray(value) ? value : [value];
+  const grants: OperatorGrant[] = [];
+  for (const item of values) {
+    if (typeof item !== 'string') continue;
+    const at = item.lastIndexOf(':');
+    const role = OperatorRoleSchema.safeParse(at < 0 ? item : item.slice(at + 1));
+    if (!role.success) continue;
+    if (at < 0) {
+      grants.push({ app: role.data === 'admin' ? null : DEFAULT_APP, role: role.data });
+      continue;
+    }
+    const app = item.slice(0, at);
+    if (app === '*') grants.push({ app: null, role: role.data });
+    else if (AppSlug.safeParse(app).success) grants.push({ app, role: role.data });
+  }
+  return grants;
 }
 
 const nameOf = (payload: JWTPayload, claim: string): string => {
@@ -64,17 +97,19 @@ export function createOidcOperatorVerifier(config: ConsoleOidcConfig): OidcOpera
       }
       throw new OidcTokenRefused('invalid', `The identity token is not valid (${code}).`);
     }
-    const role = roleFromClaim(payload[config.roleClaim]);
+    const grants = grantsFromClaim(payload[config.roleClaim]);
+    const role = roleFromClaim(grants.map((grant) => grant.role));
     if (!role) {
       throw new OidcTokenRefused(
         'no-role',
-        `The identity token grants no operator role: its ${config.roleClaim} claim names none of viewer, releaser, admin.`,
+        `The identity token grants no operator role: its ${config.roleClaim} claim names none of viewer, releaser, admin (or <app>:<role>).`,
       );
     }
     return {
       subject: String(payload.sub),
       name: nameOf(payload, config.nameClaim),
       role,
+      grants,
       expiresAtMs: (payload.exp ?? 0) * 1000,
     };
   };

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { OperatorRole, OperatorTokenView } from '@ferry/contracts';
+import { DEFAULT_APP, type OperatorGrant, type OperatorRole, type OperatorTokenView } from '@ferry/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import { withWriteTransaction } from '../storage/locked-transaction.js';
 import type { DatabaseSchema, OperatorTokensTable } from '../storage/schema.js';
-import { toJson } from '../storage/schema.js';
+import { parseJson, toJson } from '../storage/schema.js';
 import { credentialHash, newOperatorToken } from './operator-credential.js';
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
@@ -13,8 +13,23 @@ export interface ActiveOperatorToken {
   id: string;
   name: string;
   role: OperatorRole;
+  /** The app the role is granted in; null: every app. */
+  app: string | null;
   lastUsedAt: number | null;
 }
+
+/** A token's one grant. */
+export const grantOfToken = (token: Pick<ActiveOperatorToken, 'app' | 'role'>): OperatorGrant => ({
+  app: token.app,
+  role: token.role,
+});
+
+/**
+ * The grants of a session row from before sessions kept them (a previous version's, during a
+ * rolling upgrade): its role, server-wide for an admin and in the default app otherwise, as
+ * migration 024 grants the tokens of that time.
+ */
+const legacyGrants = (role: OperatorRole): OperatorGrant[] => [{ app: role === 'admin' ? null : DEFAULT_APP, role }];
 
 /** A console session, with the name and role it acts under. */
 export interface StoredSession {
@@ -22,7 +37,9 @@ export interface StoredSession {
   tokenId: string | null;
   subject: string;
   name: string;
+  /** The highest role of its grants (the column a previous version reads). */
   role: OperatorRole;
+  grants: OperatorGrant[];
   expiresAt: number;
 }
 
@@ -38,6 +55,7 @@ export const tokenView = (row: OperatorTokensTable): OperatorTokenView => ({
   id: row.id,
   name: row.name,
   role: row.role,
+  app: row.app_id,
   createdAt: new Date(row.created_at).toISOString(),
   createdBy: row.created_by,
   revokedAt: iso(row.revoked_at),
@@ -55,6 +73,7 @@ async function audit(
   context: TokenAuditContext,
   details: Record<string, unknown>,
   at: number,
+  app: string | null = DEFAULT_APP,
 ) {
   await db
     .insertInto('audit_events')
@@ -68,6 +87,8 @@ async function audit(
       release_id: null,
       details: toJson({ ...details, ...context.details }),
       created_at: at,
+      // A server-wide token's events are the default app's: every admin sees them there.
+      app_id: app ?? DEFAULT_APP,
     })
     .execute();
 }
@@ -87,7 +108,7 @@ export class OperatorTokenStore {
 
   /** Creates a token; the answer is the only place the token itself ever appears. */
   async create(
-    input: { name: string; role: OperatorRole },
+    input: { name: string; role: OperatorRole; app?: string | null },
     context: TokenAuditContext,
   ): Promise<OperatorTokenView & { token: string }> {
     const token = newOperatorToken();
@@ -101,6 +122,7 @@ export class OperatorTokenStore {
       created_by: context.actor,
       revoked_at: null,
       last_used_at: null,
+      app_id: input.app === undefined ? (input.role === 'admin' ? null : DEFAULT_APP) : input.app,
     };
     await withWriteTransaction(this.db, async (trx) => {
       const taken = await trx
@@ -110,7 +132,14 @@ export class OperatorTokenStore {
         .executeTakeFirst();
       if (taken) throw new OperatorNameTaken(input.name);
       await trx.insertInto('operator_tokens').values(row).execute();
-      await audit(trx, 'operator_token.created', context, { tokenId: row.id, name: row.name, role: row.role }, at);
+      await audit(
+        trx,
+        'operator_token.created',
+        context,
+        { tokenId: row.id, name: row.name, role: row.role, app: row.app_id },
+        at,
+        row.app_id,
+      );
     });
     return { ...tokenView(row), token };
   }
@@ -154,25 +183,39 @@ export class OperatorTokenStore {
       if (row.revoked_at !== null) return { token: tokenView(row), alreadyRevoked: true };
       await trx.updateTable('operator_tokens').set({ revoked_at: at }).where('id', '=', row.id).execute();
       await trx.deleteFrom('operator_sessions').where('token_id', '=', row.id).execute();
-      await audit(trx, 'operator_token.revoked', context, { tokenId: row.id, name: row.name, role: row.role }, at);
+      await audit(
+        trx,
+        'operator_token.revoked',
+        context,
+        { tokenId: row.id, name: row.name, role: row.role, app: row.app_id },
+        at,
+        row.app_id,
+      );
       return { token: tokenView({ ...row, revoked_at: at }), alreadyRevoked: false };
     });
   }
 
   /** An audit event about operator access itself (a console sign-in), outside any track. */
-  async audit(type: string, actor: string, details: Record<string, unknown>): Promise<void> {
-    await audit(this.db, type, { actor }, details, this.now().getTime());
+  async audit(
+    type: string,
+    actor: string,
+    details: Record<string, unknown>,
+    app: string | null = DEFAULT_APP,
+  ): Promise<void> {
+    await audit(this.db, type, { actor }, details, this.now().getTime(), app);
   }
 
   /** The unrevoked token with this value, if any. */
   async active(token: string): Promise<ActiveOperatorToken | undefined> {
     const row = await this.db
       .selectFrom('operator_tokens')
-      .select(['id', 'name', 'role', 'last_used_at'])
+      .select(['id', 'name', 'role', 'app_id', 'last_used_at'])
       .where('token_hash', '=', credentialHash(token))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return row ? { id: row.id, name: row.name, role: row.role, lastUsedAt: row.last_used_at } : undefined;
+    return row
+      ? { id: row.id, name: row.name, role: row.role, app: row.app_id, lastUsedAt: row.last_used_at }
+      : undefined;
   }
 
   /** Notes that a token was used, at most once a minute per token. */
@@ -192,6 +235,7 @@ export class OperatorTokenStore {
         subject: session.subject,
         name: session.name,
         role: session.role,
+        grants: toJson(session.grants),
         created_at: this.now().getTime(),
         expires_at: session.expiresAt,
       })
@@ -206,7 +250,17 @@ export class OperatorTokenStore {
     const row = await this.db
       .selectFrom('operator_sessions as s')
       .leftJoin('operator_tokens as t', 't.id', 's.token_id')
-      .select(['s.kind', 's.token_id', 's.subject', 's.name', 's.role', 's.expires_at', 't.revoked_at', 't.id as tid'])
+      .select([
+        's.kind',
+        's.token_id',
+        's.subject',
+        's.name',
+        's.role',
+        's.grants',
+        's.expires_at',
+        't.revoked_at',
+        't.id as tid',
+      ])
       .where('s.id_hash', '=', idHash)
       .where('s.expires_at', '>', this.now().getTime())
       .executeTakeFirst();
@@ -218,6 +272,7 @@ export class OperatorTokenStore {
       subject: row.subject,
       name: row.name,
       role: row.role,
+      grants: row.grants === null ? legacyGrants(row.role) : parseJson<OperatorGrant[]>(row.grants),
       expiresAt: row.expires_at,
     };
   }

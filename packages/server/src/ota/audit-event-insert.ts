@@ -19,6 +19,7 @@ export async function insertAudit(db: Executor, event: NewAuditEvent, now: Date)
       // Who acted, when an operator did (auth/audit-identity.ts); nothing for the release token.
       details: toJson({ ...event.details, ...currentAuditIdentity() }),
       created_at: now.getTime(),
+      app_id: event.app,
     })
     .execute();
 }

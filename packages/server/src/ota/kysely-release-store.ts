@@ -1,11 +1,13 @@
-import { PLATFORMS, type Release, type Track, trackName } from '@ferry/contracts';
+import { DEFAULT_APP, PLATFORMS, type Release } from '@ferry/contracts';
 import type { Selectable } from 'kysely';
 import type { Database, Engine } from '../storage/database.js';
 import { type Executor, withExclusiveLocks } from '../storage/locked-transaction.js';
 import { type DirectivesTable, parseJson, type ReleasesTable, type RolloutsTable, toJson } from '../storage/schema.js';
+import type { Track } from './app-track.js';
 import { insertAudit } from './audit-event-insert.js';
 import { deletionVersion, keysCollectedSince } from './gc/asset-deletions.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
+import { trackKey } from './manifest/track-key.js';
 import { queuePatchesTo } from './patches/patch-queue.js';
 import type {
   Directive,
@@ -20,7 +22,8 @@ import type {
 /** Release ids per query when reading signatures in bulk: far below either engine's parameter limit. */
 const SIGNATURE_BATCH = 500;
 
-const toTrack = (row: { channel: string; platform: string; runtime_version: string }): Track => ({
+const toTrack = (row: { app_id: string; channel: string; platform: string; runtime_version: string }): Track => ({
+  app: row.app_id,
   channel: row.channel as Track['channel'],
   platform: row.platform as Track['platform'],
   runtimeVersion: row.runtime_version,
@@ -38,10 +41,12 @@ export const toRelease = (row: Selectable<ReleasesTable>): Release => ({
   metadata: parseJson(row.metadata),
   createdAt: new Date(Number(row.created_at)).toISOString(),
   groupId: row.group_id ?? null,
+  app: row.app_id,
 });
 
 const toDirective = (row: Selectable<DirectivesTable>): Directive => ({
   id: row.id,
+  app: row.app_id,
   channel: row.channel as Directive['channel'],
   platform: row.platform as Directive['platform'],
   runtimeVersion: row.runtime_version,
@@ -84,6 +89,7 @@ const directivesQuery = (db: Executor, track: Track) =>
   db
     .selectFrom('directives')
     .selectAll()
+    .where('app_id', '=', track.app)
     .where('channel', '=', track.channel)
     .where('platform', '=', track.platform)
     .where('runtime_version', '=', track.runtimeVersion)
@@ -155,6 +161,7 @@ const newestQuery = (db: Executor, track: Track) =>
   db
     .selectFrom('releases')
     .selectAll()
+    .where('app_id', '=', track.app)
     .where('channel', '=', track.channel)
     .where('platform', '=', track.platform)
     .where('runtime_version', '=', track.runtimeVersion)
@@ -178,6 +185,7 @@ async function insertRelease(db: Executor, release: NewRelease): Promise<Release
       metadata: toJson(release.metadata),
       created_at: release.createdAt.getTime(),
       group_id: release.groupId,
+      app_id: release.app,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -211,8 +219,13 @@ async function saveSignatures(db: Executor, releaseId: string, signatures: Manif
 }
 
 /** A group's releases, in the order of PLATFORMS (the unique index allows one per platform). */
-async function groupOf(db: Executor, groupId: string): Promise<Release[]> {
-  const rows = await db.selectFrom('releases').selectAll().where('group_id', '=', groupId).execute();
+async function groupOf(db: Executor, app: string, groupId: string): Promise<Release[]> {
+  const rows = await db
+    .selectFrom('releases')
+    .selectAll()
+    .where('app_id', '=', app)
+    .where('group_id', '=', groupId)
+    .execute();
   return rows.map(toRelease).sort((a, b) => PLATFORMS.indexOf(a.platform) - PLATFORMS.indexOf(b.platform));
 }
 
@@ -222,11 +235,11 @@ const lockedTrack = (db: Executor, engine: Engine, track: Track, now: () => Date
     const row = await newestQuery(db, track).limit(1).executeTakeFirst();
     return row && toRelease(row);
   },
-  group: (groupId) => groupOf(db, groupId),
+  group: (groupId) => groupOf(db, track.app, groupId),
   recent: async (limit) => (await newestQuery(db, track).limit(limit).execute()).map(toRelease),
   insert: (release) => insertRelease(db, release),
   saveSignatures: (releaseId, signatures) => saveSignatures(db, releaseId, signatures),
-  audit: (event) => insertAudit(db, event, now()),
+  audit: (event) => insertAudit(db, { ...event, app: track.app }, now()),
   timeline: () => readTimeline(db, track),
   newestEntryAt: async () => {
     const release = await newestQuery(db, track).select('created_at').limit(1).executeTakeFirst();
@@ -249,6 +262,7 @@ const lockedTrack = (db: Executor, engine: Engine, track: Track, now: () => Date
         actor: directive.actor,
         signed: toJson(signatures),
         created_at: Date.parse(directive.createdAt),
+        app_id: directive.app,
       })
       .execute();
   },
@@ -290,6 +304,7 @@ const lockedTrack = (db: Executor, engine: Engine, track: Track, now: () => Date
         eb
           .selectFrom('releases')
           .select('id')
+          .where('app_id', '=', track.app)
           .where('channel', '=', track.channel)
           .where('platform', '=', track.platform)
           .where('runtime_version', '=', track.runtimeVersion),
@@ -363,11 +378,11 @@ export class KyselyReleaseStore implements ReleaseStore {
   }
 
   async timelinesOfRecentTracks(limit: number): Promise<StoredTimeline[]> {
-    // The track index (channel, platform, runtime_version, created_at desc) answers the grouping.
+    // The track index (app_id, channel, platform, runtime_version, created_at desc) answers the grouping.
     const recent = this.db
       .selectFrom('releases')
-      .select(['channel', 'platform', 'runtime_version', (eb) => eb.fn.max('created_at').as('newest_at')])
-      .groupBy(['channel', 'platform', 'runtime_version'])
+      .select(['app_id', 'channel', 'platform', 'runtime_version', (eb) => eb.fn.max('created_at').as('newest_at')])
+      .groupBy(['app_id', 'channel', 'platform', 'runtime_version'])
       .orderBy('newest_at', 'desc')
       .limit(limit)
       .as('recent');
@@ -375,6 +390,7 @@ export class KyselyReleaseStore implements ReleaseStore {
       .selectFrom('releases')
       .innerJoin(recent, (join) =>
         join
+          .onRef('releases.app_id', '=', 'recent.app_id')
           .onRef('releases.channel', '=', 'recent.channel')
           .onRef('releases.platform', '=', 'recent.platform')
           .onRef('releases.runtime_version', '=', 'recent.runtime_version')
@@ -387,8 +403,7 @@ export class KyselyReleaseStore implements ReleaseStore {
     // Releases of one track stored at the same instant: the later insert is the newest (newestQuery).
     const newest = new Map<string, Selectable<ReleasesTable>>();
     for (const row of rows) {
-      // Channel and platform hold no slash, so the name is unique per track.
-      const name = trackName(toTrack(row));
+      const name = trackKey(toTrack(row));
       if (!newest.has(name)) newest.set(name, row);
     }
     const heads = [...newest.values()];
@@ -422,13 +437,13 @@ export class KyselyReleaseStore implements ReleaseStore {
       .orderBy('seq', 'desc')
       .execute();
     for (const row of directiveRows) {
-      const name = trackName(toTrack(row));
+      const name = trackKey(toTrack(row));
       if (!directives.has(name)) directives.set(name, row);
     }
     const timelines: StoredTimeline[] = [];
     for (const row of heads) {
       const track = toTrack(row);
-      const directive = directives.get(trackName(track));
+      const directive = directives.get(trackKey(track));
       if (laterOf(row, directive) === 'directive') {
         timelines.push({ head: directiveEntry(directive!), rollout: undefined, fallback: undefined });
       } else if (rollouts.has(row.id)) {
@@ -451,13 +466,23 @@ export class KyselyReleaseStore implements ReleaseStore {
     return rows.map(toRelease);
   }
 
-  async findById(id: string): Promise<Release | undefined> {
+  async findById(app: string, id: string): Promise<Release | undefined> {
+    const row = await this.db
+      .selectFrom('releases')
+      .selectAll()
+      .where('app_id', '=', app)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toRelease(row);
+  }
+
+  async findByIdInAnyApp(id: string): Promise<Release | undefined> {
     const row = await this.db.selectFrom('releases').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toRelease(row);
   }
 
-  group(groupId: string): Promise<Release[]> {
-    return groupOf(this.db, groupId);
+  group(app: string, groupId: string): Promise<Release[]> {
+    return groupOf(this.db, app, groupId);
   }
 
   async count(): Promise<number> {
@@ -473,7 +498,12 @@ export class KyselyReleaseStore implements ReleaseStore {
   }
 
   withTracksLock<T>(tracks: Track[], work: (locked: LockedTrack[]) => Promise<T>): Promise<T> {
-    const names = tracks.map((track) => `releases:${track.channel}:${track.platform}:${track.runtimeVersion}`);
+    // The default app's tracks keep the lock names of the version before apps, which may still be
+    // publishing during a rolling upgrade.
+    const names = tracks.map(
+      (track) =>
+        `releases:${track.app === DEFAULT_APP ? '' : `${track.app}:`}${track.channel}:${track.platform}:${track.runtimeVersion}`,
+    );
     return withExclusiveLocks(this.database, names, (db) =>
       work(tracks.map((track) => lockedTrack(db, this.database.engine, track, this.now, this.patchBases))),
     );

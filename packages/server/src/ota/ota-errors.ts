@@ -5,9 +5,9 @@ import {
   type Release,
   type TrackKey,
   trackName,
-  trackOf,
 } from '@ferry/contracts';
 import { DomainError } from '../errors/domain-error.js';
+import { trackOf } from './app-track.js';
 import type { GuardVerdict } from './guard.js';
 
 /** The guard refused a production release whose native fingerprint differs from its track's baseline. */

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { type Track, trackOf } from '@ferry/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireOperatorAction } from '../auth/operator-access.js';
 import type { Config } from '../config/config.js';
@@ -24,6 +23,8 @@ import { rolloutsRoute } from '../routes/api/updates/rollouts.js';
 import { consoleAppRoutes, DEFAULT_CONSOLE_ROOT } from '../routes/console-app.js';
 import type { ServableWithoutDatabase, StartupWork } from '../routes/readiness.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
+import type { ManifestSigner } from '../signing/manifest-signer.js';
+import { type Track, trackOf } from './app-track.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { AssetUrls } from './assets/asset-urls.js';
 import { ReleaseAssetCheck } from './assets/release-assets.js';
@@ -38,7 +39,7 @@ import { AssetVerifier } from './gc/asset-verifier.js';
 import { KyselyGcStore } from './gc/kysely-gc-store.js';
 import { KyselyReleaseStore } from './kysely-release-store.js';
 import { MANIFEST_CACHE_MAX_TRACKS } from './manifest/manifest-cache.js';
-import { ManifestService } from './manifest/manifest-service.js';
+import { type AppSignerSource, defaultAppSigner, ManifestService } from './manifest/manifest-service.js';
 import { type WarmedTrack, warmUpManifestPath } from './manifest/manifest-warm-up.js';
 import { PostgresReleaseNotifications } from './manifest/postgres-release-notifications.js';
 import { KyselyEmbeddedBundles } from './patches/kysely-embedded-bundles.js';
@@ -65,6 +66,11 @@ export interface OtaPluginOptions {
   now?: () => Date;
   /** The built release console served at /console/; defaults to the one shipped with the server. */
   consoleRoot?: string;
+  /**
+   * The signers of the apps (apps/app-signers.ts), given the default app's configured one; without
+   * it the server has the default app only.
+   */
+  appSigners?: (defaultSigner: ManifestSigner) => AppSignerSource & { forget?(app: string): void };
 }
 
 /** The key a release-endpoint rate limit counts by: the token (hashed, never stored), else the address. */
@@ -83,10 +89,12 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   const store = new KyselyReleaseStore(database, options.now, options.updates.patchBases);
 
   const signer = createManifestSigner(options.updates, app.log);
+  const signers: AppSignerSource & { forget?(app: string): void } =
+    options.appSigners?.(signer) ?? defaultAppSigner(signer);
   const urls = new AssetUrls(() => options.objects.assetPublicBaseUrl ?? options.objectsBaseUrl());
   const manifests = new ManifestService({
     store,
-    signer,
+    signers,
     urls,
     log: app.log,
     ttlMs: options.updates.manifestCacheTtlSeconds * 1000,
@@ -107,6 +115,10 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
           onTrack: (track) => {
             manifests.trackChanged(track);
             trackEvents.emit({ type: 'track', ...track, origin: 'remote' });
+          },
+          onApp: (changed) => {
+            signers.forget?.(changed);
+            manifests.appChanged(changed);
           },
           onReset: () => {
             manifests.reset();
@@ -211,7 +223,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     store,
     signer: {
       release: (release) => manifests.sign(release),
-      rollBackToEmbedded: (createdAt) => manifests.signRollBackToEmbedded(createdAt),
+      rollBackToEmbedded: (app, createdAt) => manifests.signRollBackToEmbedded(app, createdAt),
     },
     health: (releaseId) => reportStore.health(releaseId),
     onTrackChanged: trackChanged,
@@ -301,7 +313,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     patches: patchStore,
     patchMaxRatio: options.updates.patchMaxRatio,
   });
-  trackEvents.subscribe(() => consoleReads.forgetTracks());
+  trackEvents.subscribe((event) => consoleReads.forgetTracks(event.type === 'track' ? event.app : undefined));
   consoleApiRoutes(app, {
     reads: consoleReads,
     streams,

@@ -4,8 +4,12 @@ import { GroupActionRefused, GroupNotFound } from './ota-errors.js';
 import type { ReleaseStore } from './release-store.js';
 
 /** A group's releases (in the order of PLATFORMS), or 404 when none has that group. */
-export async function groupMembers(store: Pick<ReleaseStore, 'group'>, groupId: string): Promise<Release[]> {
-  const members = await store.group(groupId);
+export async function groupMembers(
+  store: Pick<ReleaseStore, 'group'>,
+  app: string,
+  groupId: string,
+): Promise<Release[]> {
+  const members = await store.group(app, groupId);
   if (members.length === 0) throw new GroupNotFound(groupId);
   return members;
 }

@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type BaselineResponse,
-  type GroupRollbackRequest,
-  type GroupRollbackResponse,
-  type PromoteRequest,
-  type PromoteResponse,
-  type Release,
-  type ReleasePayload,
-  type ReleaseSummary,
-  type Track,
-  type TrackRollbackRequest,
-  type TrackRollbackResponse,
-  trackOf,
+import type {
+  BaselineResponse,
+  GroupRollbackRequest,
+  GroupRollbackResponse,
+  PromoteRequest,
+  PromoteResponse,
+  Release,
+  ReleasePayload,
+  ReleaseSummary,
+  TrackRollbackRequest,
+  TrackRollbackResponse,
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { DomainError, InvalidInput } from '../errors/domain-error.js';
 import type { FerryMetrics } from '../metrics/ferry-metrics.js';
+import { type Track, trackOf } from './app-track.js';
 import type { ReleaseAssetCheck, StoredAssets } from './assets/release-assets.js';
 import type { GuardBlock } from './console/guard-block-audit.js';
 import { evaluateGuard } from './guard.js';
@@ -67,7 +66,7 @@ export interface ReleaseServiceDeps {
    * Signs a new release's manifests; they are stored with it in the same transaction. Without it
    * nothing is signed at publish (unit tests), and the manifest service signs on first demand.
    */
-  sign?: (release: Release) => ManifestSignature[];
+  sign?: (release: Release) => ManifestSignature[] | Promise<ManifestSignature[]>;
   /** Called after a release that reaches every device is committed, with its signed manifests, so caches can take it up. */
   onPublished?: (release: Release, signatures: ManifestSignature[]) => void;
   /** Called after any other change of a track is committed (a rollout publish): caches read it again. */
@@ -89,7 +88,8 @@ export class ReleaseService {
   }
 
   /** Registers a release: the guard and the insert run as one atomic step per track. */
-  async publish(payload: ReleasePayload, actor: string): Promise<ReleaseSummary> {
+  async publish(app: string, unscoped: ReleasePayload, actor: string): Promise<ReleaseSummary> {
+    const payload = { ...unscoped, app };
     const track = trackOf(payload);
     this.deps.assets?.ensureOwnUrls(payload);
     // Outside the track lock: lookups in object storage must not hold up other publishes.
@@ -128,11 +128,11 @@ export class ReleaseService {
    * channel. Assets are copied to the target channel first (outside any lock); then every target
    * track is locked in one transaction, so a group promotes on every platform or on none.
    */
-  async promote(request: PromoteRequest, actor: string): Promise<PromoteResponse> {
+  async promote(app: string, request: PromoteRequest, actor: string): Promise<PromoteResponse> {
     const sources =
       request.groupId !== undefined
-        ? await groupMembers(this.deps.store, request.groupId)
-        : [await this.releaseById(request.releaseId!)];
+        ? await groupMembers(this.deps.store, app, request.groupId)
+        : [await this.releaseById(app, request.releaseId!)];
     const sourceGroupId = request.groupId ?? sources[0]!.groupId;
     const sameChannel = sources.find((source) => source.channel === request.toChannel);
     if (sameChannel) {
@@ -147,7 +147,7 @@ export class ReleaseService {
     const rollout = request.rollout && request.rollout.percent < 100 ? request.rollout : undefined;
     const prepared = await eachPlatform(request.groupId, sources, async (source) => {
       const urls = (await this.deps.assets?.ensureCopied(source, request.toChannel)) ?? new Map<string, string>();
-      const payload = promotedPayload(source, request, urls, rollout);
+      const payload = { ...promotedPayload(source, request, urls, rollout), app };
       const stored = await this.deps.assets?.ensureStored(payload);
       await this.deps.assets?.ensureEncoded(payload);
       return { source, payload, stored };
@@ -208,7 +208,7 @@ export class ReleaseService {
    */
   private async guardedInsert(
     locked: LockedTrack,
-    payload: ReleasePayload,
+    payload: ReleasePayload & { app: string },
     actor: string,
     entry: {
       groupId: string;
@@ -306,8 +306,8 @@ export class ReleaseService {
     return { ...inserted, bypassed: verdict.kind === 'bypass', staged: rollout !== undefined };
   }
 
-  private async releaseById(id: string): Promise<Release> {
-    const release = await this.deps.store.findById(id);
+  private async releaseById(app: string, id: string): Promise<Release> {
+    const release = await this.deps.store.findById(app, id);
     if (!release) throw new ReleaseNotFound(id);
     return release;
   }
@@ -326,10 +326,10 @@ export class ReleaseService {
    * keeps the restored release's fingerprint, so the next publish is compared with it. Choosing the
    * source and inserting happen inside the track lock, so a concurrent publish cannot slip between.
    */
-  async rollback(request: TrackRollbackRequest, actor: string): Promise<TrackRollbackResponse> {
-    const track = trackOf(request);
+  async rollback(app: string, request: TrackRollbackRequest, actor: string): Promise<TrackRollbackResponse> {
+    const track = trackOf({ ...request, app });
     // Records never change once written, so the one `to` names can be read before taking the lock.
-    const requested = request.to === undefined ? undefined : await this.deps.store.findById(request.to);
+    const requested = request.to === undefined ? undefined : await this.deps.store.findById(app, request.to);
     const outcome = await this.deps.store.withTrackLock(track, async (locked) => {
       const decision = decideRollback({
         track,
@@ -385,10 +385,10 @@ export class ReleaseService {
    * the release before it, or the release of `toGroupId` of the same platform, as a new record.
    * The new records form a group of their own. One platform refused: nothing changes anywhere.
    */
-  async rollbackGroup(request: GroupRollbackRequest, actor: string): Promise<GroupRollbackResponse> {
-    const members = await groupMembers(this.deps.store, request.groupId);
+  async rollbackGroup(app: string, request: GroupRollbackRequest, actor: string): Promise<GroupRollbackResponse> {
+    const members = await groupMembers(this.deps.store, app, request.groupId);
     const targets =
-      request.toGroupId === undefined ? undefined : await groupMembers(this.deps.store, request.toGroupId);
+      request.toGroupId === undefined ? undefined : await groupMembers(this.deps.store, app, request.toGroupId);
     const groupId = randomUUID();
     const outcomes = await this.deps.store.withTracksLock(members.map(trackOf), (locked) =>
       eachPlatform(request.groupId, members, async (member, index) => {

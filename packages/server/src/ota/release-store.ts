@@ -1,10 +1,13 @@
-import type { HaltRule, Release, ReleaseMetadata, RolloutState, Track, UpdatePolicy } from '@ferry/contracts';
+import type { HaltRule, Release, ReleaseMetadata, RolloutState, UpdatePolicy } from '@ferry/contracts';
+import type { Track } from './app-track.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
 import type { Timeline } from './rollout/track-timeline.js';
 
 /** A release about to be stored; the store assigns nothing but the sequence number. */
 export interface NewRelease {
   id: string;
+  /** The app it is published to (docs/apps.md). */
+  app: string;
   channel: Track['channel'];
   platform: Track['platform'];
   runtimeVersion: string;
@@ -22,6 +25,7 @@ export interface NewRelease {
 /** A track entry that is not a release (migration 014): devices go back to their embedded bundle. */
 export interface Directive {
   id: string;
+  app: string;
   channel: Track['channel'];
   platform: Track['platform'];
   runtimeVersion: string;
@@ -52,6 +56,8 @@ export type StoredTimeline = Timeline<StoredEntry>;
 export interface NewAuditEvent {
   type: 'release.created' | 'release.rolled_back' | 'guard.bypassed' | (string & {});
   actor: string;
+  /** The app it happened in (a track's event: the track's app). */
+  app: string;
   track?: Track;
   releaseId?: string | null;
   details: Record<string, unknown>;
@@ -72,7 +78,8 @@ export interface LockedTrack {
   queuePatches(release: Release): Promise<number>;
   /** Keeps a release's signed manifests with it, in the same transaction as its insert. */
   saveSignatures(releaseId: string, signatures: ManifestSignature[]): Promise<void>;
-  audit(event: NewAuditEvent): Promise<void>;
+  /** An audit event of the locked track's app. */
+  audit(event: Omit<NewAuditEvent, 'app'>): Promise<void>;
   /** The track's timeline as devices see it now (inside the lock, so it cannot change meanwhile). */
   timeline(): Promise<StoredTimeline>;
   /** When the newest entry (release or directive) was made: a new entry must be later. */
@@ -110,9 +117,12 @@ export interface ReleaseStore {
   /** Running rollouts with a halt rule: what failure reports are checked against. */
   haltableRollouts(releaseIds: string[]): Promise<Rollout[]>;
   list(track: Track, limit: number): Promise<Release[]>;
-  findById(id: string): Promise<Release | undefined>;
+  /** A release of the app by id; another app's release is not found. */
+  findById(app: string, id: string): Promise<Release | undefined>;
+  /** A release by id whatever its app: for the server's own actions (a rule's halt), never a request's. */
+  findByIdInAnyApp(id: string): Promise<Release | undefined>;
   /** The releases of a release group, in the order of PLATFORMS; empty when no release has that group. */
-  group(groupId: string): Promise<Release[]>;
+  group(app: string, groupId: string): Promise<Release[]>;
   /**
    * Runs `work` with the track locked, in one transaction. If `work` throws, nothing it wrote is kept.
    * This is what makes the guard check and the insert one atomic step.

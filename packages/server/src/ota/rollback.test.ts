@@ -1,8 +1,9 @@
-import type { Release, Track } from '@ferry/contracts';
+import type { Release } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
+import type { Track } from './app-track.js';
 import { decideRollback, type RollbackDecision, rollbackRecord } from './rollback.js';
 
-const track: Track = { channel: 'production', platform: 'ios', runtimeVersion: '1.0.0(1)' };
+const track: Track = { app: 'default', channel: 'production', platform: 'ios', runtimeVersion: '1.0.0(1)' };
 const release = (id: string, over: Partial<Release> = {}): Release => ({
   id,
   ...track,

@@ -1,4 +1,5 @@
-import type { Release, Track } from '@ferry/contracts';
+import type { Release } from '@ferry/contracts';
+import type { Track } from './app-track.js';
 import type { NewRelease } from './release-store.js';
 
 export interface RollbackInput {
@@ -63,6 +64,7 @@ export function rollbackRecord(source: Release, options: RollbackRecordOptions):
   const { actor, runId, promotedFrom: _promotedFrom, ...origin } = source.metadata;
   return {
     id: options.id,
+    app: source.app,
     channel: source.channel,
     platform: source.platform,
     runtimeVersion: source.runtimeVersion,

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Release, Track } from '@ferry/contracts';
+import type { Release } from '@ferry/contracts';
+import type { Track } from './app-track.js';
 import type { ManifestSignature } from './manifest/release-signatures.js';
 import type { Directive, LockedTrack, NewRelease } from './release-store.js';
 
 /** Signs a release's manifests, or a roll back to embedded (whose commitTime is its createdAt). */
 export interface EntrySigner {
-  release?: (release: Release) => ManifestSignature[];
-  rollBackToEmbedded?: (createdAt: string) => ManifestSignature[];
+  /** Signs with the key of the release's app. */
+  release?: (release: Release) => ManifestSignature[] | Promise<ManifestSignature[]>;
+  rollBackToEmbedded?: (app: string, createdAt: string) => ManifestSignature[] | Promise<ManifestSignature[]>;
 }
 
 export interface InsertedRelease {
@@ -26,7 +28,7 @@ export async function insertSignedRelease(
   signer: EntrySigner,
 ): Promise<InsertedRelease> {
   const created = await locked.insert(release);
-  const signatures = signer.release?.(created) ?? [];
+  const signatures = (await signer.release?.(created)) ?? [];
   await locked.saveSignatures(created.id, signatures);
   await locked.supersedeRollouts(`superseded by release ${created.id}`, release.createdAt);
   const patchesQueued = await locked.queuePatches(created);
@@ -47,7 +49,7 @@ export async function insertRollBackToEmbedded(
     actor: options.actor,
     createdAt: options.createdAt.toISOString(),
   };
-  await locked.insertDirective(directive, signer.rollBackToEmbedded?.(directive.createdAt) ?? []);
+  await locked.insertDirective(directive, (await signer.rollBackToEmbedded?.(track.app, directive.createdAt)) ?? []);
   await locked.supersedeRollouts(`superseded by a roll back to embedded (${directive.id})`, options.createdAt);
   return directive;
 }

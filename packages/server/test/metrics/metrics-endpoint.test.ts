@@ -132,7 +132,7 @@ describeEachEngine('/metrics on the main port, behind METRICS_TOKEN', (engine) =
 
   it('counts the bytes of update assets sent, by encoding; HEAD and 304 send none', async () => {
     const text = Buffer.from(`export const value = '${randomBytes(16).toString('hex')}';\n`.repeat(2000));
-    const key = updateAssetKey('production', '1.0.0(1)', hashOfBytes(text));
+    const key = updateAssetKey('default', 'production', '1.0.0(1)', hashOfBytes(text));
     await server.app.objectStore.put(key, text, { contentType: 'application/javascript' });
     await server.app.assetEncodings.prepare(key);
     const url = `${server.url}/objects/${key.split('/').map(encodeURIComponent).join('/')}`;
@@ -157,7 +157,7 @@ describeEachEngine('/metrics on the main port, behind METRICS_TOKEN', (engine) =
 
   it('counts an asset streamed from the store (above what is kept in memory) as well', async () => {
     const body = Buffer.concat([randomBytes(HOT_OBJECT_MAX_BYTES), Buffer.from('tail')]);
-    const key = updateAssetKey('production', '1.0.0(1)', hashOfBytes(body));
+    const key = updateAssetKey('default', 'production', '1.0.0(1)', hashOfBytes(body));
     await server.app.objectStore.put(key, body, { contentType: 'image/png' });
     const before = await read();
     const response = await rawGet(`${server.url}/objects/${key.split('/').map(encodeURIComponent).join('/')}`);
@@ -283,7 +283,7 @@ describe('/metrics on a listener of its own (METRICS_PORT)', () => {
 
   it('counts what the main port serves', async () => {
     const text = Buffer.from(`export const v = '${randomBytes(8).toString('hex')}';\n`.repeat(100));
-    const key = updateAssetKey('development', '2.0.0(1)', hashOfBytes(text));
+    const key = updateAssetKey('default', 'development', '2.0.0(1)', hashOfBytes(text));
     await server.app.objectStore.put(key, text, { contentType: 'application/javascript' });
     const before = await scrape(`${metricsUrl}/metrics`);
     await rawGet(`${server.url}/objects/${key.split('/').map(encodeURIComponent).join('/')}`);

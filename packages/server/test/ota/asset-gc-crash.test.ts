@@ -105,7 +105,11 @@ describeEachEngine('asset garbage collection killed mid-way', (engine: EngineNam
         });
         const assets = files.map((file): Asset => {
           const hash = hashOfBytes(file.body);
-          return { hash, url: urls.get(hash)!, key: updateAssetKey(track.channel, track.runtimeVersion, hash) };
+          return {
+            hash,
+            url: urls.get(hash)!,
+            key: updateAssetKey('default', track.channel, track.runtimeVersion, hash),
+          };
         });
         return { id, assets };
       };

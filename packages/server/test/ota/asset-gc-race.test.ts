@@ -73,7 +73,7 @@ describeEachEngine('asset GC racing publishes that list old assets', (engine: En
     runtimeVersion: `9.${++counter}.${randomUUID().slice(0, 4)}`,
   });
   const keyOf = (track: Track, file: AssetFile) =>
-    updateAssetKey(track.channel, track.runtimeVersion, hashOfBytes(file.body));
+    updateAssetKey('default', track.channel, track.runtimeVersion, hashOfBytes(file.body));
 
   /** Registers a release of the files at the URLs the server gave (no upload first). */
   const postRelease = async (track: Track, files: AssetFile[], urls: Map<string, string>) => {
@@ -348,6 +348,8 @@ describeEachEngine('asset GC racing publishes that list old assets', (engine: En
     expect(answer.problems).toEqual([]);
     expect(answer.releasesKept).toBe(1);
     // For the record: how often the race happened and the release was refused and posted again.
-    console.info(`[${engine}] ${OVERLAPS} overlapping publishes: ${refusals} refused with ASSET_MISSING and published again`);
+    console.info(
+      `[${engine}] ${OVERLAPS} overlapping publishes: ${refusals} refused with ASSET_MISSING and published again`,
+    );
   });
 });

@@ -85,7 +85,12 @@ describeEachEngine('asset garbage collection', (engine: EngineName) => {
         track,
         assets: names.map((name, index) => {
           const hash = hashOfBytes(files[index]!.body);
-          return { name, hash, url: urls.get(hash)!, key: updateAssetKey(track.channel, track.runtimeVersion, hash) };
+          return {
+            name,
+            hash,
+            url: urls.get(hash)!,
+            key: updateAssetKey('default', track.channel, track.runtimeVersion, hash),
+          };
         }),
       };
     };

@@ -309,7 +309,7 @@ describeEachEngine('release control', (engine) => {
     const release = (await server.releaseStore.findById(old))!;
     // What `ferry gc --apply` does to a release outside the kept ones.
     await server.app.objectStore.delete(
-      updateAssetKey(release.channel, release.runtimeVersion, release.launchAsset.hash),
+      updateAssetKey('default', release.channel, release.runtimeVersion, release.launchAsset.hash),
     );
     const response = await server.authed('/api/updates/rollback', {
       method: 'POST',

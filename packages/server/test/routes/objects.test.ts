@@ -83,7 +83,7 @@ for (const adapter of ['local', 's3'] as const) {
     const urlOf = (key: string) => `${server.url}/objects/${key.split('/').map(encodeURIComponent).join('/')}`;
     /** Stores an asset as an upload or a publish does: with its compressed forms made. */
     const putAsset = async (body: Buffer, contentType: string, runtimeVersion = '1.0.0(1)') => {
-      const key = updateAssetKey('production', runtimeVersion, hashOfBytes(body));
+      const key = updateAssetKey('default', 'production', runtimeVersion, hashOfBytes(body));
       await server.app.objectStore.put(key, body, { contentType });
       await server.app.assetEncodings.prepare(key);
       return urlOf(key);
@@ -154,7 +154,7 @@ for (const adapter of ['local', 's3'] as const) {
 
       it('serve an asset stored without its compressed forms whole at once, and compressed once they are made', async () => {
         const text = Buffer.from(`export const late = 1; // ${randomBytes(8).toString('hex')}\n`.repeat(400));
-        const key = updateAssetKey('production', '1.0.0(1)', hashOfBytes(text));
+        const key = updateAssetKey('default', 'production', '1.0.0(1)', hashOfBytes(text));
         await server.app.objectStore.put(key, text, { contentType: 'application/javascript' });
         const url = urlOf(key);
         const first = await rawRequest(url, new URL(url).pathname, 'GET', { 'accept-encoding': 'br' });
@@ -189,7 +189,7 @@ for (const adapter of ['local', 's3'] as const) {
       });
 
       it('a missing asset is 404 with the error body', async () => {
-        const key = updateAssetKey('production', '1.0.0(1)', hashOfBytes(Buffer.from('nothing')));
+        const key = updateAssetKey('default', 'production', '1.0.0(1)', hashOfBytes(Buffer.from('nothing')));
         const response = await fetch(`${server.url}/objects/${key}`);
         expect(response.status).toBe(404);
         expect((await response.json()).error.code).toBe('NOT_FOUND');

@@ -26,7 +26,7 @@ export function servedAt(body: string, assetBaseUrl: string): string {
     if (typeof entry?.url !== 'string' || typeof entry.hash !== 'string') return;
     if (!entry.url.startsWith(`${PLACEHOLDER_ASSET_ORIGIN}/`)) return;
     try {
-      entry.url = `${assetBaseUrl}/${objectKeyToUrlPath(updateAssetKey(channel, runtimeVersion, entry.hash))}`;
+      entry.url = `${assetBaseUrl}/${objectKeyToUrlPath(updateAssetKey('default', channel, runtimeVersion, entry.hash))}`;
     } catch {
       // Not a key the server would store (a test of validation): left for the server to refuse.
     }

@@ -27,14 +27,14 @@ export interface AssetUploadServiceDeps {
 export class AssetUploadService {
   constructor(private readonly deps: AssetUploadServiceDeps) {}
 
-  async check(request: AssetUploadCheckRequest): Promise<AssetUploadStatus[]> {
+  async check(app: string, request: AssetUploadCheckRequest): Promise<AssetUploadStatus[]> {
     const tooLarge = request.assets.find((asset) => asset.size > this.deps.uploadLimitBytes);
     if (tooLarge) {
       throw new AssetTooLarge(tooLarge.hash, tooLarge.size, this.deps.uploadLimitBytes);
     }
     // The same file listed twice (a shared image, say) is looked up and uploaded once.
     const unique = [...new Map(request.assets.map((asset) => [asset.hash, asset])).values()];
-    const keys = unique.map((asset) => updateAssetKey(request.channel, request.runtimeVersion, asset.hash));
+    const keys = unique.map((asset) => updateAssetKey(app, request.channel, request.runtimeVersion, asset.hash));
     const collecting = await this.collecting(keys);
     const limit = pLimit(HEAD_CONCURRENCY);
     return Promise.all(

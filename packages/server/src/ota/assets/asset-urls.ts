@@ -2,6 +2,7 @@ import { objectKeyToUrlPath, updateAssetKey } from '../../storage/objects/object
 
 /** A release's place, which with an asset's hash names the object (updateAssetKey). */
 export interface AssetOwner {
+  app: string;
   channel: string;
   runtimeVersion: string;
 }
@@ -27,6 +28,6 @@ export class AssetUrls {
 
   /** The URL of a release's asset. */
   of(owner: AssetOwner, hash: string): string {
-    return this.ofKey(updateAssetKey(owner.channel, owner.runtimeVersion, hash));
+    return this.ofKey(updateAssetKey(owner.app, owner.channel, owner.runtimeVersion, hash));
   }
 }

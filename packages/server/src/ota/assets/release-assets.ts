@@ -25,6 +25,7 @@ export interface ReleaseAssetCheckDeps {
 
 /** A release about to list its assets: a new one (with the URLs it was given) or a stored one. */
 interface ListingRelease {
+  app: string;
   channel: string;
   runtimeVersion: string;
   launchAsset: { hash: string; url?: string };
@@ -49,7 +50,7 @@ const namedAssets = (release: ListingRelease, urls: Pick<AssetUrls, 'ofKey'>): N
   const listed = [release.launchAsset, ...(release.assets ?? [])];
   const unique = [...new Map(listed.map((asset) => [`${asset.hash}\n${asset.url}`, asset])).values()];
   return unique.map((asset) => {
-    const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
+    const key = updateAssetKey(release.app, release.channel, release.runtimeVersion, asset.hash);
     return { key, hash: asset.hash, url: asset.url ?? urls.ofKey(key) };
   });
 };
@@ -130,9 +131,9 @@ export class ReleaseAssetCheck {
     await Promise.all(
       hashes.map((hash) =>
         limit(async () => {
-          const target = updateAssetKey(channel, source.runtimeVersion, hash);
+          const target = updateAssetKey(source.app, channel, source.runtimeVersion, hash);
           if ((await this.deps.store.head(target)) !== undefined) return;
-          const key = updateAssetKey(source.channel, source.runtimeVersion, hash);
+          const key = updateAssetKey(source.app, source.channel, source.runtimeVersion, hash);
           const stored = await this.deps.store.get(key);
           if (!stored) {
             missing.push({ key, hash, url: this.deps.urls.ofKey(key) });
@@ -149,7 +150,10 @@ export class ReleaseAssetCheck {
     );
     if (missing.length > 0) throw new AssetMissing(missing);
     return new Map(
-      hashes.map((hash) => [hash, this.deps.urls.ofKey(updateAssetKey(channel, source.runtimeVersion, hash))]),
+      hashes.map((hash) => [
+        hash,
+        this.deps.urls.ofKey(updateAssetKey(source.app, channel, source.runtimeVersion, hash)),
+      ]),
     );
   }
 
@@ -163,7 +167,7 @@ export class ReleaseAssetCheck {
     if (!encodings) return;
     const keys = new Set(
       [release.launchAsset, ...(release.assets ?? [])].map((asset) =>
-        updateAssetKey(release.channel, release.runtimeVersion, asset.hash),
+        updateAssetKey(release.app, release.channel, release.runtimeVersion, asset.hash),
       ),
     );
     const limit = pLimit(HEAD_CONCURRENCY);

@@ -13,8 +13,6 @@ import {
   type Release,
   type ReleaseMetadata,
   type RolloutState,
-  type Track,
-  trackOf,
 } from '@ferry/contracts';
 import { sql } from 'kysely';
 import pLimit from 'p-limit';
@@ -22,6 +20,7 @@ import type { Database } from '../../storage/database.js';
 import { updateAssetKey } from '../../storage/objects/object-key.js';
 import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { parseJson } from '../../storage/schema.js';
+import { type Track, trackOf } from '../app-track.js';
 import type { AssetUrls } from '../assets/asset-urls.js';
 import { ReleaseNotFound } from '../ota-errors.js';
 import type { KyselyPatchStore } from '../patches/kysely-patch-store.js';
@@ -139,26 +138,28 @@ export class ConsoleReads {
    * SQLite runs on the event loop and holds up every manifest request meanwhile: the number of open
    * consoles must not multiply that read.
    */
-  tracks(): Promise<ConsoleTrack[]> {
+  tracks(app: string): Promise<ConsoleTrack[]> {
     const at = performance.now();
-    const cached = this.tracksRead;
+    const cached = this.tracksRead.get(app);
     if (cached && at - cached.at < TRACKS_MAX_AGE_MS) return cached.value;
-    const read = { at, value: this.readTracks() };
-    this.tracksRead = read;
+    const read = { at, value: this.readTracks(app) };
+    this.tracksRead.set(app, read);
     read.value.catch(() => {
-      if (this.tracksRead === read) this.tracksRead = undefined;
+      if (this.tracksRead.get(app) === read) this.tracksRead.delete(app);
     });
     return read.value;
   }
 
-  /** A track changed (here or on another instance): the next track list is read anew. */
-  forgetTracks(): void {
-    this.tracksRead = undefined;
+  /** A track of the app changed (here or on another instance): its next track list is read anew. */
+  forgetTracks(app?: string): void {
+    if (app === undefined) this.tracksRead.clear();
+    else this.tracksRead.delete(app);
   }
 
-  private tracksRead: { at: number; value: Promise<ConsoleTrack[]> } | undefined;
+  /** Per app; bounded by the apps whose consoles are open (an entry is one small promise). */
+  private readonly tracksRead = new Map<string, { at: number; value: Promise<ConsoleTrack[]> }>();
 
-  private async readTracks(): Promise<ConsoleTrack[]> {
+  private async readTracks(app: string): Promise<ConsoleTrack[]> {
     // The newest release and the newest directive of every track (a window per track; both engines).
     const releaseHeads = await sql<{
       id: string;
@@ -177,7 +178,7 @@ export class ConsoleReads {
       from (
         select id, channel, platform, runtime_version, metadata, created_at, group_id,
                row_number() over (partition by channel, platform, runtime_version order by created_at desc, seq desc) as n
-        from releases
+        from releases where app_id = ${app}
       ) as h
       left join rollouts as ro on ro.release_id = h.id
       where h.n = 1
@@ -190,11 +191,12 @@ export class ConsoleReads {
       created_at: number | string;
     }>`
       select channel, platform, runtime_version, max(created_at) as created_at
-      from directives group by channel, platform, runtime_version`.execute(this.db);
+      from directives where app_id = ${app} group by channel, platform, runtime_version`.execute(this.db);
     const guard = await this.db
       .selectFrom('audit_events')
       .select(['type', 'channel', 'platform', 'runtime_version', (eb) => eb.fn.countAll<number | string>().as('n')])
       .where('type', 'in', ['guard.blocked', 'guard.bypassed'])
+      .where('app_id', '=', app)
       .groupBy(['type', 'channel', 'platform', 'runtime_version'])
       .execute();
     const guardCounts = new Map<string, { blocks: number; bypasses: number }>();
@@ -312,7 +314,8 @@ export class ConsoleReads {
       from update_checks as c
       where c.update_id in (
           select id from releases
-          where channel = ${track.channel} and platform = ${track.platform} and runtime_version = ${track.runtimeVersion}
+          where app_id = ${track.app} and channel = ${track.channel} and platform = ${track.platform}
+            and runtime_version = ${track.runtimeVersion}
         )
         and c.last_seen >= ${now - 7 * DAY_MS}`.execute(this.db);
     const row = counted.rows[0];
@@ -337,6 +340,7 @@ export class ConsoleReads {
         'rollouts.halt_failure_rate',
         'rollouts.halt_min_devices',
       ])
+      .where('app_id', '=', track.app)
       .where('channel', '=', track.channel)
       .where('platform', '=', track.platform)
       .where('runtime_version', '=', track.runtimeVersion)
@@ -348,6 +352,7 @@ export class ConsoleReads {
     const directives = await this.db
       .selectFrom('directives')
       .select(['id', 'type', 'actor', 'created_at'])
+      .where('app_id', '=', track.app)
       .where('channel', '=', track.channel)
       .where('platform', '=', track.platform)
       .where('runtime_version', '=', track.runtimeVersion)
@@ -380,8 +385,8 @@ export class ConsoleReads {
     return entries.slice(0, CONSOLE_HISTORY_LIMIT).map(({ at: _at, ...entry }) => entry);
   }
 
-  async release(releaseId: string): Promise<ConsoleReleaseDetail> {
-    const release = await this.deps.store.findById(releaseId);
+  async release(app: string, releaseId: string): Promise<ConsoleReleaseDetail> {
+    const release = await this.deps.store.findById(app, releaseId);
     if (!release) throw new ReleaseNotFound(releaseId);
     const rollout = await this.deps.store.rollout(releaseId);
     const signed = await this.db
@@ -398,7 +403,7 @@ export class ConsoleReads {
     const assets = await Promise.all(
       listed.map((asset) =>
         limit(async () => {
-          const key = updateAssetKey(release.channel, release.runtimeVersion, asset.hash);
+          const key = updateAssetKey(release.app, release.channel, release.runtimeVersion, asset.hash);
           const stored = await this.deps.objects.head(key).catch(() => undefined);
           return { ...asset, url: this.deps.urls.of(release, asset.hash), size: stored?.size ?? null };
         }),
@@ -450,8 +455,8 @@ export class ConsoleReads {
    * Every platform of a release group: one row of a list opened on demand. The metadata (message,
    * commit, actor) is the group's first release's: one publish made them all.
    */
-  async group(groupId: string): Promise<ConsoleGroup> {
-    const members = await groupMembers(this.deps.store, groupId);
+  async group(app: string, groupId: string): Promise<ConsoleGroup> {
+    const members = await groupMembers(this.deps.store, app, groupId);
     const first = members[0]!;
     const ids = members.map((member) => member.id);
     const adoption = await this.deps.reports.adoption(ids, this.now());

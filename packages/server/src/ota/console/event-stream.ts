@@ -42,7 +42,7 @@ export class ConsoleEventStreams {
    * every heartbeat: a stream whose session ended or whose token was revoked is closed then, so a
    * revocation stops the live feed within one heartbeat, not at the browser's next reconnect.
    */
-  attach(response: ServerResponse, stillAdmitted?: () => Promise<boolean>): void {
+  attach(response: ServerResponse, stillAdmitted?: () => Promise<boolean>, app?: string): void {
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -54,6 +54,8 @@ export class ConsoleEventStreams {
     // a proxy may hold them back until a body arrives); `retry` paces reconnects.
     response.write(': connected\nretry: 2000\n\n');
     const unsubscribe = this.options.events.subscribe((event) => {
+      // Another app's track is none of this console's business (a reset is everyone's).
+      if (app !== undefined && event.type === 'track' && event.app !== app) return;
       response.write(formatEvent(event));
     });
     this.open.set(response, stillAdmitted);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Track } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../storage/database.js';
 import { toJson } from '../../storage/schema.js';
+import type { Track } from '../app-track.js';
 
 export interface GuardBlock {
   track: Track;

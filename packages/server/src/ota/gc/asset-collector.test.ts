@@ -18,7 +18,7 @@ import type { GcAuditEvent, RecentRelease, ReleaseSnapshot } from './kysely-gc-s
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const OLD = new Date(NOW - 48 * 3600 * 1000);
 const hash = (n: number) => `${String(n).padStart(2, '0')}${'A'.repeat(41)}`;
-const keyOf = (n: number) => updateAssetKey('production', '1.0.0(1)', hash(n));
+const keyOf = (n: number) => updateAssetKey('default', 'production', '1.0.0(1)', hash(n));
 const formOf = (n: number, encoding = 'br') => `encoded/${encoding}/etag${n}/${keyOf(n)}`;
 
 class MemoryObjects {

@@ -4,7 +4,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import { DependencyUnavailable, DomainError } from '../../errors/domain-error.js';
 import type { Executor } from '../../storage/locked-transaction.js';
-import { assetHashOfKey, updateAssetKey } from '../../storage/objects/object-key.js';
+import {
+  appOfAssetKey,
+  assetHashOfKey,
+  updateAssetKey,
+  updateAssetsPrefixOf,
+} from '../../storage/objects/object-key.js';
 import type { ListedObject, ObjectStore } from '../../storage/objects/object-store.js';
 import { isEmbeddedBundleKey } from '../patches/kysely-embedded-bundles.js';
 import type { KyselyPatchStore } from '../patches/kysely-patch-store.js';
@@ -86,18 +91,23 @@ export class AssetCollector {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async collect(request: AssetGcRequest, actor: string): Promise<AssetGcResponse> {
+  /**
+   * Collects one app's objects (apps.md): only keys under its own prefixes are listed and deleted.
+   * What stays is decided over every app's kept releases, so a patch another app's devices use
+   * (the same bundles, by hash) stays too.
+   */
+  async collect(app: string, request: AssetGcRequest, actor: string): Promise<AssetGcResponse> {
     // One at a time per instance: a second one would only list and delete the same objects.
     if (this.running) throw new GcInProgress();
     this.running = true;
     try {
-      return await this.run(request, actor);
+      return await this.run(app, request, actor);
     } finally {
       this.running = false;
     }
   }
 
-  private async run(request: AssetGcRequest, actor: string): Promise<AssetGcResponse> {
+  private async run(app: string, request: AssetGcRequest, actor: string): Promise<AssetGcResponse> {
     const { log, graceSeconds } = this.deps;
     const { dryRun } = request;
     const startedAt = this.now().getTime();
@@ -107,7 +117,7 @@ export class AssetCollector {
     const marks = dryRun ? undefined : this.deps.deletions.run(randomUUID());
     if (marks && !(await marks.claim())) throw new GcInProgress();
     try {
-      return await this.collectClaimed(request, actor, marks, { startedAt, cutoff, changedSince });
+      return await this.collectClaimed(app, request, actor, marks, { startedAt, cutoff, changedSince });
     } finally {
       await marks?.release().catch((err: unknown) => {
         log.warn({ err }, 'garbage collection could not release its claim; it lapses on its own');
@@ -116,6 +126,7 @@ export class AssetCollector {
   }
 
   private async collectClaimed(
+    app: string,
     request: AssetGcRequest,
     actor: string,
     marks: DeletionMarks | undefined,
@@ -129,11 +140,17 @@ export class AssetCollector {
     const releases = await store.releases();
     const kept = releasesToKeep(releases, keepPerTrack);
     const referenced = new Set<string>();
+    // Hashes of every app's kept assets: a bundle patch is shared by hash, whichever app queued it.
+    const referencedHashes = new Set<string>();
     const reference = (rows: ReleaseAssetsRow[]) => {
       for (const row of rows) {
-        for (const hash of row.hashes) referenced.add(updateAssetKey(row.channel, row.runtimeVersion, hash));
+        for (const hash of row.hashes) {
+          referenced.add(updateAssetKey(row.app, row.channel, row.runtimeVersion, hash));
+          referencedHashes.add(hash);
+        }
       }
     };
+    const ownReleases = releases.filter((release) => release.app === app);
     reference(await store.assetsOf([...kept.keys()]));
     // What the first read saw of each release's rollout, to tell later changes from it.
     const seen = new Map(releases.map((release) => [release.id, release.rolloutUpdatedAt]));
@@ -148,9 +165,10 @@ export class AssetCollector {
       dryRun,
       keepPerTrack,
       graceSeconds,
-      tracks: new Set(releases.map((r) => `${r.channel}/${r.platform}/${r.runtimeVersion}`)).size,
-      releases: releases.length,
-      releasesKept: kept.size,
+      // This app's figures only: another app's are none of its business.
+      tracks: new Set(ownReleases.map((r) => `${r.channel}/${r.platform}/${r.runtimeVersion}`)).size,
+      releases: ownReleases.length,
+      releasesKept: ownReleases.filter((release) => kept.has(release.id)).length,
       kept: tally(),
       young: tally(),
       collected: { ...tally(), assets: 0, encodedForms: 0, patches: 0 },
@@ -226,7 +244,7 @@ export class AssetCollector {
 
     // 2. Update assets no kept release lists.
     let batch: ListedObject[] = [];
-    for await (const object of listed(objects, 'updates/', log)) {
+    for await (const object of listed(objects, updateAssetsPrefixOf(app), log)) {
       if (assetHashOfKey(object.key) === undefined) continue; // not an asset: never ours to delete
       if (referenced.has(object.key)) {
         add(answer.kept, object);
@@ -250,7 +268,8 @@ export class AssetCollector {
     // 3. Compressed forms whose asset was deleted above, or was already gone.
     for await (const object of listed(objects, 'encoded/', log)) {
       const source = sourceOfEncodedForm(object.key);
-      if (source === undefined || referenced.has(source)) continue;
+      // Another app's form is never this collection's to delete.
+      if (source === undefined || appOfAssetKey(source) !== app || referenced.has(source)) continue;
       if (remaining.has(source)) {
         // The form of an asset the grace period keeps is kept with it, for the same reason.
         if (youngAssets.has(source)) add(answer.young, object);
@@ -272,6 +291,10 @@ export class AssetCollector {
     // 4. Bundle patches whose base or target was deleted above, or was already gone. An embedded
     // bundle is registered by hand and never collected: patches from it live as long as their target.
     const stays = (key: string) => referenced.has(key) || remaining.has(key);
+    const hashStays = (key: string) => {
+      const hash = assetHashOfKey(key);
+      return hash !== undefined && referencedHashes.has(hash);
+    };
     // Patch objects decided on by their row: kept, or deleted (or, in a dry run, would be).
     const decidedPatches = new Set<string>();
     const deletePatch = async (key: string) => {
@@ -280,7 +303,14 @@ export class AssetCollector {
       if (stored) add(answer.collected, { key, size: stored.size, lastModified: new Date(0) });
     };
     for (const row of (await this.deps.patches?.all()) ?? []) {
-      if (stays(row.target_key) && (isEmbeddedBundleKey(row.base_key) || stays(row.base_key))) {
+      // Patches to another app's bundles are that app's collection's to decide.
+      if (appOfAssetKey(row.target_key) !== app) {
+        if (row.patch_key) decidedPatches.add(row.patch_key);
+        continue;
+      }
+      const targetStays = stays(row.target_key) || hashStays(row.target_key);
+      const baseStays = isEmbeddedBundleKey(row.base_key) || stays(row.base_key) || hashStays(row.base_key);
+      if (targetStays && baseStays) {
         if (row.patch_key) decidedPatches.add(row.patch_key);
         continue;
       }
@@ -316,6 +346,7 @@ export class AssetCollector {
 
     if (!dryRun) {
       await store.audit(
+        app,
         {
           actor,
           details: {

@@ -33,9 +33,10 @@ type Condition = 'stored' | 'missing' | 'corrupt';
 export class AssetVerifier {
   constructor(private readonly deps: AssetVerifierDeps) {}
 
-  async verify(request: AssetVerifyRequest): Promise<AssetVerifyResponse> {
+  /** Checks the kept releases of one app. */
+  async verify(app: string, request: AssetVerifyRequest): Promise<AssetVerifyResponse> {
     const { store } = this.deps;
-    const releases = await store.releases();
+    const releases = await store.releases(app);
     const kept = releasesToKeep(releases, request.keepPerTrack);
     const platformOf = new Map(releases.map((release) => [release.id, release.platform]));
     const rows = await store.assetsOf([...kept.keys()]);
@@ -57,7 +58,7 @@ export class AssetVerifier {
     await Promise.all(
       rows.map(async (row) => {
         for (const hash of new Set(row.hashes)) {
-          const key = updateAssetKey(row.channel, row.runtimeVersion, hash);
+          const key = updateAssetKey(row.app, row.channel, row.runtimeVersion, hash);
           const condition = await conditionOf(key, hash);
           if (condition === 'stored') continue;
           withProblems.add(row.id);

@@ -12,6 +12,7 @@ const BATCH = 500;
 /** Where a release's assets live: the asset key is derived from channel, runtimeVersion and hash. */
 export interface ReleaseAssetsRow {
   id: string;
+  app: string;
   channel: string;
   runtimeVersion: string;
   hashes: string[];
@@ -43,13 +44,15 @@ export class KyselyGcStore {
     return this.database.db;
   }
 
-  /** Every release, without its assets: what releasesToKeep decides on. */
-  async releases(): Promise<ReleaseSnapshot[]> {
+  /** Every release (of one app, or of all), without its assets: what releasesToKeep decides on. */
+  async releases(app?: string): Promise<ReleaseSnapshot[]> {
     const rows = await this.db
       .selectFrom('releases')
       .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
+      .$if(app !== undefined, (query) => query.where('releases.app_id', '=', app!))
       .select([
         'releases.id',
+        'releases.app_id',
         'releases.channel',
         'releases.platform',
         'releases.runtime_version',
@@ -61,6 +64,7 @@ export class KyselyGcStore {
       .execute();
     return rows.map((row) => ({
       id: row.id,
+      app: row.app_id,
       channel: row.channel,
       platform: row.platform,
       runtimeVersion: row.runtime_version,
@@ -77,7 +81,7 @@ export class KyselyGcStore {
     for (let start = 0; start < ids.length; start += BATCH) {
       const rows = await this.db
         .selectFrom('releases')
-        .select(['id', 'channel', 'runtime_version', 'launch_asset', 'assets'])
+        .select(['id', 'app_id', 'channel', 'runtime_version', 'launch_asset', 'assets'])
         .where('id', 'in', ids.slice(start, start + BATCH))
         .execute();
       for (const row of rows) found.push(toAssetsRow(row));
@@ -97,6 +101,7 @@ export class KyselyGcStore {
       .leftJoin('rollouts', 'rollouts.release_id', 'releases.id')
       .select([
         'releases.id',
+        'releases.app_id',
         'releases.channel',
         'releases.runtime_version',
         'releases.launch_asset',
@@ -111,7 +116,7 @@ export class KyselyGcStore {
     }));
   }
 
-  async audit(event: GcAuditEvent, now: Date): Promise<void> {
+  async audit(app: string, event: GcAuditEvent, now: Date): Promise<void> {
     await this.db
       .insertInto('audit_events')
       .values({
@@ -124,6 +129,7 @@ export class KyselyGcStore {
         release_id: null,
         details: toJson({ ...event.details, ...currentAuditIdentity() }),
         created_at: now.getTime(),
+        app_id: app,
       })
       .execute();
   }
@@ -131,6 +137,7 @@ export class KyselyGcStore {
 
 function toAssetsRow(row: {
   id: string;
+  app_id: string;
   channel: string;
   runtime_version: string;
   launch_asset: unknown;
@@ -140,6 +147,7 @@ function toAssetsRow(row: {
   const assets = parseJson<ReleaseAsset[]>(row.assets) ?? [];
   return {
     id: row.id,
+    app: row.app_id,
     channel: row.channel,
     runtimeVersion: row.runtime_version,
     hashes: [launch.hash, ...assets.map((asset) => asset.hash)],

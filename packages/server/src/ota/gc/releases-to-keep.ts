@@ -3,6 +3,7 @@ import type { RolloutState } from '@ferry/contracts';
 /** What garbage collection needs to know of a release to decide whether its assets stay. */
 export interface ReleaseForGc {
   id: string;
+  app: string;
   channel: string;
   platform: string;
   runtimeVersion: string;
@@ -42,8 +43,8 @@ export function releasesToKeep(releases: readonly ReleaseForGc[], keepPerTrack: 
   }
   const tracks = new Map<string, ReleaseForGc[]>();
   for (const release of releases) {
-    // Channel and platform hold no slash, so the name is unique per track.
-    const name = `${release.channel}/${release.platform}/${release.runtimeVersion}`;
+    // App, channel and platform hold no slash, so the name is unique per track.
+    const name = `${release.app}/${release.channel}/${release.platform}/${release.runtimeVersion}`;
     const track = tracks.get(name);
     if (track) track.push(release);
     else tracks.set(name, [release]);

@@ -1,5 +1,5 @@
-import type { Track } from '@ferry/contracts';
 import { describe, expect, it, vi } from 'vitest';
+import type { Track } from '../app-track.js';
 import { entryAnswers } from './manifest-answer.js';
 import {
   BACKGROUND_RELOADS,
@@ -13,7 +13,7 @@ import type { ServedEntry, TrackEntry } from './manifest-decision.js';
 import type { SignedManifest } from './manifest-response.js';
 import { trackKey } from './track-key.js';
 
-const track: Track = { channel: 'production', platform: 'ios', runtimeVersion: '1' };
+const track: Track = { app: 'default', channel: 'production', platform: 'ios', runtimeVersion: '1' };
 /** The cached entry of a track, without loading. */
 const peek = (cache: ManifestCache, of: Track) => cache.slot(trackKey(of))?.entry;
 const entry = (id: string | undefined, jsonBytes = 100): TrackEntry => {

@@ -1,6 +1,7 @@
-import { MANIFEST_NAMESPACES, type Track } from '@ferry/contracts';
+import { MANIFEST_NAMESPACES } from '@ferry/contracts';
 import { LRUCache } from 'lru-cache';
 import { SingleFlight } from '../../single-flight.js';
+import type { Track } from '../app-track.js';
 import { type CachedTimes, freshness } from './cache-freshness.js';
 import type { TrackEntry } from './manifest-decision.js';
 import { trackKey } from './track-key.js';
@@ -290,6 +291,11 @@ export class ManifestCache {
     this.generation_++;
     this.entries.delete(key);
     this.loading.forget(key);
+  }
+
+  /** Drops every track `drop` picks (an app's, when its key changed). */
+  invalidateWhere(drop: (track: Track) => boolean): void {
+    for (const slot of [...this.entries.values()]) if (drop(slot.track)) this.invalidate(slot.track);
   }
 
   /** Drops everything, e.g. after notifications may have been missed. */

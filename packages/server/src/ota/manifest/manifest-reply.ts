@@ -1,5 +1,5 @@
-import { type Track, trackOf } from '@ferry/contracts';
 import type { FerryMetrics } from '../../metrics/ferry-metrics.js';
+import { type Track, trackOf } from '../app-track.js';
 import type { DeviceReports } from '../reports/device-reports.js';
 import type { ManifestAnswer, ManifestAnswers } from './manifest-answer.js';
 import { manifestAnswer, type TrackEntry } from './manifest-decision.js';
@@ -14,8 +14,10 @@ import {
 /** Where a reply finds its track: in memory, or by its one shared load (manifest-service.ts). */
 export interface ManifestSource {
   readonly cachedTrack: (key: string) => TrackEntry | undefined;
+  /** Loads the track (and first its app: a promise rejected with 404 APP_NOT_FOUND when there is none). */
   track(track: Track): Promise<TrackEntry>;
-  readonly upToDate: ManifestAnswers;
+  /** An app's up-to-date answers: there for the app of any track in memory or just loaded. */
+  readonly upToDateOf: (app: string) => ManifestAnswers | undefined;
 }
 
 /** A valid request with the answer it gets, or the refusal the route words as an error. */
@@ -28,8 +30,12 @@ const AVAILABLE = ['multipart/mixed', 'application/expo+json', 'application/json
  * the track, decide (manifestAnswer). Synchronous when the track is in memory; otherwise a promise
  * of its load, which rejects when the load fails.
  */
-export function replyToManifest(picked: PickedHeaders, source: ManifestSource): ManifestReply | Promise<ManifestReply> {
-  const parsed = parseManifestRequest(picked, source.cachedTrack);
+export function replyToManifest(
+  picked: PickedHeaders,
+  app: string,
+  source: ManifestSource,
+): ManifestReply | Promise<ManifestReply> {
+  const parsed = parseManifestRequest(picked, app, source.cachedTrack);
   if (!parsed.ok) return parsed;
   const format = negotiateManifestFormat(picked.get('accept'));
   if (!format) {
@@ -44,7 +50,7 @@ export function replyToManifest(picked: PickedHeaders, source: ManifestSource): 
     };
   }
   const reply = (track: TrackEntry): ManifestReply => {
-    const answer = manifestAnswer(track, parsed, format, source.upToDate);
+    const answer = manifestAnswer(track, parsed, format, source.upToDateOf(app)!);
     if (answer) return { ...parsed, answer };
     const message =
       'This track answers with a directive (roll back to the embedded bundle), which only multipart/mixed can carry; the accept header does not allow it.';
@@ -57,7 +63,7 @@ export function replyToManifest(picked: PickedHeaders, source: ManifestSource): 
       details: { available: [AVAILABLE[0]] },
     };
   };
-  return parsed.found ? reply(parsed.found) : source.track(trackOf(parsed.request)).then(reply);
+  return parsed.found ? reply(parsed.found) : source.track(trackOf({ app, ...parsed.request })).then(reply);
 }
 
 export interface ManifestObservers {

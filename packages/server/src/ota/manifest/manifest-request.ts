@@ -1,4 +1,5 @@
 import {
+  DEFAULT_APP,
   type KnownErrorCode,
   MANIFEST_PROTOCOL_VERSION,
   type ManifestNamespace,
@@ -114,6 +115,8 @@ export function refusalNamespaceOf(picked: PickedHeaders): ManifestNamespace {
 export interface ValidManifestRequest<T = unknown> {
   ok: true;
   ns: ManifestNamespace;
+  /** The app whose updates URL it asked (apps.md): its track is the app's. */
+  app: string;
   request: ManifestRequest;
   /** Its install id (clientIdOf), which picks its rollout bucket. */
   clientId: string | undefined;
@@ -150,16 +153,18 @@ const isUpdateIdOrAbsent = (id: string | undefined) => id === undefined || z.reg
  */
 export function parseManifestRequest<T>(
   picked: PickedHeaders,
+  app: string = DEFAULT_APP,
   lookup: (key: string) => T | undefined = () => undefined,
 ): ValidManifestRequest<T> | RefusedManifestRequest {
   const ns = namespaceOf(picked);
-  const parsed = parseIn(picked, ns, lookup);
-  return parsed.ok || refusalNamespaceOf(picked) === ns ? parsed : parseIn(picked, 'expo', lookup);
+  const parsed = parseIn(picked, ns, app, lookup);
+  return parsed.ok || refusalNamespaceOf(picked) === ns ? parsed : parseIn(picked, 'expo', app, lookup);
 }
 
 function parseIn<T>(
   picked: PickedHeaders,
   ns: ManifestNamespace,
+  app: string,
   lookup: (key: string) => T | undefined,
 ): ValidManifestRequest<T> | RefusedManifestRequest {
   const names = NAMES[ns];
@@ -178,12 +183,12 @@ function parseIn<T>(
     currentUpdateId: optional(picked.get(names.currentUpdateId)),
     embeddedUpdateId: optional(picked.get(names.embeddedUpdateId)),
   };
-  const found = lookup(trackKey(fields as ManifestRequest));
+  const found = lookup(trackKey({ app, ...(fields as ManifestRequest) }));
   const clientId = clientIdOf(picked);
   if (found !== undefined && isUpdateIdOrAbsent(fields.currentUpdateId) && isUpdateIdOrAbsent(fields.embeddedUpdateId))
-    return { ok: true, ns, request: fields as ManifestRequest, clientId, found };
+    return { ok: true, ns, app, request: fields as ManifestRequest, clientId, found };
   const parsed = ManifestRequest.safeParse(fields);
-  if (parsed.success) return { ok: true, ns, request: parsed.data, clientId, found };
+  if (parsed.success) return { ok: true, ns, app, request: parsed.data, clientId, found };
   return {
     ok: false,
     ns,

@@ -1,7 +1,9 @@
-import { MANIFEST_NAMESPACES, type ManifestNamespace, type Release, type Track, trackOf } from '@ferry/contracts';
+import { DEFAULT_APP, MANIFEST_NAMESPACES, type ManifestNamespace, type Release } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { appNotFound } from '../../auth/operator-access.js';
 import type { FerryMetrics } from '../../metrics/ferry-metrics.js';
 import type { ManifestSigner } from '../../signing/manifest-signer.js';
+import { type Track, trackOf } from '../app-track.js';
 import type { AssetUrls } from '../assets/asset-urls.js';
 import type { ReleaseStore, StoredEntry, StoredTimeline } from '../release-store.js';
 import { entryAnswers, type ManifestAnswers, upToDateAnswers } from './manifest-answer.js';
@@ -35,10 +37,25 @@ function servedOf(entry: StoredEntry, signatures: ManifestSignature[], fallback 
   return { kind, id, answers: entryAnswers(signed, kind, fallback) };
 }
 
+/**
+ * The signer of each app (apps/app-signers.ts): `loaded` answers at once for an app already read,
+ * `load` reads one (undefined: no such app). A track's app is loaded before its track is.
+ */
+export interface AppSignerSource {
+  loaded(app: string): ManifestSigner | undefined;
+  load(app: string): Promise<ManifestSigner | undefined>;
+}
+
+/** Only the default app, signing with the configured key: a server without the app registry. */
+export const defaultAppSigner = (signer: ManifestSigner): AppSignerSource => ({
+  loaded: (app) => (app === DEFAULT_APP ? signer : undefined),
+  load: async (app) => (app === DEFAULT_APP ? signer : undefined),
+});
+
 export interface ManifestServiceDeps
   extends Pick<ManifestCacheOptions, 'ttlMs' | 'staleMs' | 'maxTracks' | 'maxBytes'> {
   store: Pick<ReleaseStore, 'timeline' | 'saveSignatures' | 'saveDirectiveSignatures' | 'timelinesOfRecentTracks'>;
-  signer: ManifestSigner;
+  signers: AppSignerSource;
   /** Where manifests send devices for assets: a signature made under another base is made again. */
   urls: AssetUrls;
   log: FastifyBaseLogger;
@@ -55,8 +72,8 @@ export interface ManifestServiceDeps
  */
 export class ManifestService {
   private readonly cache: ManifestCache;
-  /** What an up-to-date client gets (manifest-answer.ts, upToDateAnswers). */
-  readonly upToDate: ManifestAnswers;
+  /** What an up-to-date client of each app gets (manifest-answer.ts, upToDateAnswers), under its signer's identity. */
+  private readonly upToDates = new Map<string, { identity: string; answers: ManifestAnswers }>();
   private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ManifestServiceDeps) {
@@ -68,9 +85,35 @@ export class ManifestService {
       maxBytes: deps.maxBytes,
       stale: new StaleManifestLog(deps.log, deps.staleMs ?? 0, () => deps.metrics?.manifestServedStale()),
     });
-    this.upToDate = upToDateAnswers(
-      signedManifestOf('noUpdateAvailable', signBody(NO_UPDATE_AVAILABLE_BODY, 'expo', deps.signer), 'directive'),
+  }
+
+  /**
+   * What an up-to-date client of the app gets; made once per signing key. Undefined only for an
+   * app whose signer is not loaded, which no track in memory can be of.
+   */
+  readonly upToDateOf = (app: string): ManifestAnswers | undefined => {
+    const kept = this.upToDates.get(app);
+    const signer = this.deps.signers.loaded(app);
+    if (!signer) return undefined;
+    if (kept?.identity === signer.identity) return kept.answers;
+    const answers = upToDateAnswers(
+      signedManifestOf('noUpdateAvailable', signBody(NO_UPDATE_AVAILABLE_BODY, 'expo', signer), 'directive'),
     );
+    this.upToDates.set(app, { identity: signer.identity, answers });
+    return answers;
+  };
+
+  /** The signer of an app, loaded; 404 APP_NOT_FOUND when there is no such app. */
+  private async signerOf(app: string): Promise<ManifestSigner> {
+    const signer = this.deps.signers.loaded(app) ?? (await this.deps.signers.load(app));
+    if (!signer) throw appNotFound(app);
+    return signer;
+  }
+
+  private loadedSigner(app: string): ManifestSigner {
+    const signer = this.deps.signers.loaded(app);
+    if (!signer) throw appNotFound(app);
+    return signer;
   }
 
   /**
@@ -84,19 +127,25 @@ export class ManifestService {
     return this.cache.entry(track);
   }
 
-  /** The manifests of a release about to be stored, signed in every namespace. */
-  sign(release: Release): ManifestSignature[] {
-    return signRelease(release, this.deps.signer, this.deps.urls);
+  /** The manifests of a release about to be stored, signed in every namespace with its app's key. */
+  async sign(release: Release): Promise<ManifestSignature[]> {
+    return signRelease(release, await this.signerOf(release.app), this.deps.urls);
   }
 
   /** A roll back to embedded about to be stored, signed in every namespace; its commitTime is its createdAt. */
-  signRollBackToEmbedded(createdAt: string): ManifestSignature[] {
-    return signDirective(rollBackToEmbeddedBody(createdAt), this.deps.signer);
+  async signRollBackToEmbedded(app: string, createdAt: string): Promise<ManifestSignature[]> {
+    return signDirective(rollBackToEmbeddedBody(createdAt), await this.signerOf(app));
+  }
+
+  /** An app's key changed (a rotation, here or on another instance): its tracks are read and signed again. */
+  appChanged(app: string): void {
+    this.upToDates.delete(app);
+    this.cache.invalidateWhere((track) => track.app === app);
   }
 
   /** A release this instance just published to every device: its track answers with it at once. */
   releasePublished(release: Release, signatures: ManifestSignature[]): void {
-    const current = signatures.filter((stored) => this.isCurrent(stored, 'release'));
+    const current = signatures.filter((stored) => this.isCurrent(release.app, stored, 'release'));
     // Anything short of every namespace under this signer: the next request loads (and signs) it.
     if (current.length === MANIFEST_NAMESPACES.length) {
       const head = servedOf({ kind: 'release', release, signatures: current }, current);
@@ -149,9 +198,13 @@ export class ManifestService {
     const found = await this.deps.store.timelinesOfRecentTracks(limit);
     const entries: Array<[Track, TrackEntry]> = [];
     for (const timeline of found) {
-      const entry = this.servedIfSigned(timeline);
       const head = timeline.head;
-      if (entry && head) entries.push([trackOf(head.kind === 'release' ? head.release : head.directive), entry]);
+      if (!head) continue;
+      const track = trackOf(head.kind === 'release' ? head.release : head.directive);
+      // An app that is gone (or whose key cannot be opened) loads on its first request instead.
+      if (!(await this.deps.signers.load(track.app).catch(() => undefined))) continue;
+      const entry = this.servedIfSigned(track.app, timeline);
+      if (entry) entries.push([track, entry]);
     }
     // The bounds keep the most recent (fill stores the oldest first).
     const kept = this.cache.fill(entries, since);
@@ -162,22 +215,22 @@ export class ManifestService {
    * Whether a stored signature is one this instance serves: made under its key, and for a release
    * with its asset base URL (a directive lists no asset).
    */
-  private isCurrent(stored: ManifestSignature, kind: StoredEntry['kind']): boolean {
+  private isCurrent(app: string, stored: ManifestSignature, kind: StoredEntry['kind']): boolean {
     return (
-      stored.certificate === this.deps.signer.identity &&
+      stored.certificate === this.deps.signers.loaded(app)?.identity &&
       (kind === 'directive' || stored.assetBaseUrl === this.deps.urls.base)
     );
   }
 
-  private currentSignatures(entry: StoredEntry): ManifestSignature[] {
-    return entry.signatures.filter((stored) => this.isCurrent(stored, entry.kind));
+  private currentSignatures(app: string, entry: StoredEntry): ManifestSignature[] {
+    return entry.signatures.filter((stored) => this.isCurrent(app, stored, entry.kind));
   }
 
   /** The timeline as served, if every entry is signed in every namespace under the current key. */
-  private servedIfSigned(timeline: StoredTimeline): TrackEntry | undefined {
+  private servedIfSigned(app: string, timeline: StoredTimeline): TrackEntry | undefined {
     const served = (entry: StoredEntry | undefined, fallback: boolean): ServedEntry | undefined | null => {
       if (!entry) return undefined;
-      const current = this.currentSignatures(entry);
+      const current = this.currentSignatures(app, entry);
       return current.length === MANIFEST_NAMESPACES.length ? servedOf(entry, current, fallback) : null;
     };
     const head = served(timeline.head, false);
@@ -187,11 +240,13 @@ export class ManifestService {
   }
 
   private async load(track: Track): Promise<TrackEntry> {
+    // First the app: an unknown app is 404 (never an empty track of it), and its signer is then loaded.
+    await this.signerOf(track.app);
     const timeline = await this.deps.store.timeline(track);
     if (!timeline.head) return EMPTY_TRACK;
     const [head, fallback] = await Promise.all([
-      this.signedEntry(timeline.head, false),
-      this.signedEntry(timeline.fallback, true),
+      this.signedEntry(track.app, timeline.head, false),
+      this.signedEntry(track.app, timeline.fallback, true),
     ]);
     return { head, rollout: timeline.rollout, fallback };
   }
@@ -201,17 +256,22 @@ export class ManifestService {
    * an entry stored before signing at publish, or signed under an earlier key or base, is signed
    * here: once, and stored, so no instance with the same configuration signs it again.
    */
-  private async signedEntry(entry: StoredEntry | undefined, fallback: boolean): Promise<ServedEntry | undefined> {
+  private async signedEntry(
+    app: string,
+    entry: StoredEntry | undefined,
+    fallback: boolean,
+  ): Promise<ServedEntry | undefined> {
     if (!entry) return undefined;
-    const signatures = this.currentSignatures(entry);
+    const signer = this.loadedSigner(app);
+    const signatures = this.currentSignatures(app, entry);
     const unsigned = MANIFEST_NAMESPACES.filter((ns) => !signatures.some((stored) => stored.namespace === ns));
     if (unsigned.length === 0) return servedOf(entry, signatures, fallback);
     if (entry.kind === 'release') {
-      const made = unsigned.map((ns) => signNamespace(entry.release, ns, this.deps.signer, this.deps.urls));
+      const made = unsigned.map((ns) => signNamespace(entry.release, ns, signer, this.deps.urls));
       await this.deps.store.saveSignatures(entry.release.id, made);
       signatures.push(...made);
     } else {
-      const made = signDirective(rollBackToEmbeddedBody(entry.directive.createdAt), this.deps.signer);
+      const made = signDirective(rollBackToEmbeddedBody(entry.directive.createdAt), signer);
       await this.deps.store.saveDirectiveSignatures(entry.directive.id, made);
       signatures.splice(0, signatures.length, ...made);
     }

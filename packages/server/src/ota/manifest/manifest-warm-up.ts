@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import http, { type RequestListener } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { MANIFEST_PROTOCOL_VERSION, MANIFEST_SIGNATURE_ALGORITHM, manifestHeaders, type Track } from '@ferry/contracts';
+import { MANIFEST_PROTOCOL_VERSION, MANIFEST_SIGNATURE_ALGORITHM, manifestHeaders } from '@ferry/contracts';
+import type { Track } from '../app-track.js';
 import { requestHeaders } from './manifest-headers.js';
 
 /** A track the instance loaded at start-up, and the id of the entry it serves. */

@@ -1,28 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import { Channel, Platform, RuntimeVersion, type Track } from '@ferry/contracts';
+import { AppSlug, Channel, DEFAULT_APP, Platform, RuntimeVersion } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { z } from 'zod';
 import { type Database, loadPg } from '../../storage/database.js';
+import type { Track } from '../app-track.js';
 
 /** The PostgreSQL channel every instance listens on. */
 export const RELEASE_NOTIFY_CHANNEL = 'ferry_release_published';
 /** Shown in pg_stat_activity, so operators (and tests) can find the listener. */
 export const LISTENER_APPLICATION_NAME = 'ferry-release-listener';
 
-const Notification = z.object({
+const TrackNotification = z.object({
   from: z.string(),
+  /** Absent from a version before apps: the default app's track. */
+  app: AppSlug.default(DEFAULT_APP),
   channel: Channel,
   platform: Platform,
   runtimeVersion: RuntimeVersion,
 });
+/** An app changed (its key, its archive state): every instance reads it again. */
+const AppNotification = z.object({ from: z.string(), appChanged: AppSlug });
+const Notification = z.union([AppNotification, TrackNotification]);
 
 const MAX_BACKOFF_MS = 5000;
 
 export interface ReleaseNotificationHandlers {
   /** Another instance stored a release on this track. */
   onTrack(track: Track): void;
+  /** Another instance changed this app (its signing key, its archive state). */
+  onApp?(app: string): void;
   /** The listener (re)connected: anything may have been missed while it was away. */
   onReset(): void;
 }
@@ -105,20 +113,33 @@ export class PostgresReleaseNotifications {
       return;
     }
     if (parsed.from === this.instanceId) return;
+    if ('appChanged' in parsed) {
+      this.options.handlers.onApp?.(parsed.appChanged);
+      return;
+    }
     this.options.handlers.onTrack({
+      app: parsed.app,
       channel: parsed.channel,
       platform: parsed.platform,
       runtimeVersion: parsed.runtimeVersion,
     });
   }
 
+  /** Tells every other instance that an app changed. Failures are logged, never thrown. */
+  announceApp(app: string): void {
+    this.notify(JSON.stringify({ from: this.instanceId, appChanged: app }), { app });
+  }
+
   /** Tells every other instance that a track has a new release. Failures are logged, never thrown. */
   announce(track: Track): void {
-    const payload = JSON.stringify({ from: this.instanceId, ...track });
+    this.notify(JSON.stringify({ from: this.instanceId, ...track }), { track });
+  }
+
+  private notify(payload: string, about: Record<string, unknown>): void {
     sql`select pg_notify(${RELEASE_NOTIFY_CHANNEL}, ${payload})`
       .execute(this.options.database.db)
       .catch((error: unknown) => {
-        this.options.log.warn({ err: error, track }, 'could not notify other instances of a new release');
+        this.options.log.warn({ err: error, ...about }, 'could not notify other instances of a change');
       });
   }
 

@@ -1,6 +1,6 @@
-import type { Track } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
+import type { Track } from '../app-track.js';
 import { StaleManifestLog } from './stale-manifest-log.js';
 
 const track = (runtimeVersion: string): Track => ({ channel: 'production', platform: 'ios', runtimeVersion });

@@ -1,5 +1,5 @@
-import type { Track } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Track } from '../app-track.js';
 import type { StaleListener } from './manifest-cache.js';
 
 /**

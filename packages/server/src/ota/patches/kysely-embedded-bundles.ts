@@ -54,18 +54,24 @@ export class KyselyEmbeddedBundles {
   }
 
   /** The registered embedded bundle with this update id, if any. */
-  async find(updateId: string): Promise<EmbeddedBundle | undefined> {
+  async find(app: string, updateId: string): Promise<EmbeddedBundle | undefined> {
     const row = await this.db
       .selectFrom('embedded_bundles')
       .selectAll()
+      .where('app_id', '=', app)
       .where('update_id', '=', updateId)
       .executeTakeFirst();
     return row && toEmbedded(row);
   }
 
   /** Registered embedded bundles, newest first. */
-  async list(filter: { platform?: Platform; runtimeVersion?: string }): Promise<EmbeddedBundle[]> {
-    let query = this.db.selectFrom('embedded_bundles').selectAll().orderBy('registered_at', 'desc').limit(1000);
+  async list(app: string, filter: { platform?: Platform; runtimeVersion?: string }): Promise<EmbeddedBundle[]> {
+    let query = this.db
+      .selectFrom('embedded_bundles')
+      .selectAll()
+      .where('app_id', '=', app)
+      .orderBy('registered_at', 'desc')
+      .limit(1000);
     if (filter.platform) query = query.where('platform', '=', filter.platform);
     if (filter.runtimeVersion) query = query.where('runtime_version', '=', filter.runtimeVersion);
     return (await query.execute()).map(toEmbedded);
@@ -77,6 +83,7 @@ export class KyselyEmbeddedBundles {
    * again changes nothing. One transaction: a registration is never half made.
    */
   async register(
+    app: string,
     bundle: Omit<EmbeddedBundle, 'registeredAt'> & { key: string },
     actor: string,
   ): Promise<{ bundle: EmbeddedBundle; created: boolean; queued: number }> {
@@ -86,7 +93,9 @@ export class KyselyEmbeddedBundles {
         .selectAll()
         .where('update_id', '=', bundle.updateId)
         .executeTakeFirst();
-      if (existing && existing.hash !== bundle.hash) throw new EmbeddedBundleConflict(bundle.updateId);
+      // Another app's build with the same update id: a conflict, and nothing of it is shown.
+      if (existing && (existing.app_id !== app || existing.hash !== bundle.hash))
+        throw new EmbeddedBundleConflict(bundle.updateId);
       if (existing) return { bundle: toEmbedded(existing), created: false, queued: 0 };
       const row: EmbeddedRow = {
         update_id: bundle.updateId,
@@ -96,9 +105,10 @@ export class KyselyEmbeddedBundles {
         size: bundle.bytes,
         object_key: bundle.key,
         registered_at: this.now(),
+        app_id: app,
       };
       await trx.insertInto('embedded_bundles').values(row).execute();
-      const heads = await newestReleasesOfRuntime(trx, bundle.platform, bundle.runtimeVersion);
+      const heads = await newestReleasesOfRuntime(trx, app, bundle.platform, bundle.runtimeVersion);
       let queued = 0;
       for (const head of heads) {
         const hash = launchHashOf(head);
@@ -106,13 +116,14 @@ export class KyselyEmbeddedBundles {
         queued += await queuePatches(
           trx,
           [embeddedBase(row)],
-          { hash, key: updateAssetKey(head.channel, head.runtime_version, hash) },
+          { hash, key: updateAssetKey(head.app_id, head.channel, head.runtime_version, hash) },
           row.registered_at,
         );
       }
       await insertAudit(
         trx,
         {
+          app,
           type: 'embedded.registered',
           actor,
           details: {
@@ -132,10 +143,11 @@ export class KyselyEmbeddedBundles {
 }
 
 /** The newest release of each channel on a platform and runtime version. */
-async function newestReleasesOfRuntime(db: Executor, platform: string, runtimeVersion: string) {
+async function newestReleasesOfRuntime(db: Executor, app: string, platform: string, runtimeVersion: string) {
   const rows = await db
     .selectFrom('releases')
-    .select(['channel', 'runtime_version', 'launch_asset', 'created_at', 'seq'])
+    .select(['app_id', 'channel', 'runtime_version', 'launch_asset', 'created_at', 'seq'])
+    .where('app_id', '=', app)
     .where('platform', '=', platform)
     .where('runtime_version', '=', runtimeVersion)
     .orderBy('created_at', 'desc')

@@ -45,7 +45,7 @@ export async function queuePatchesTo(db: Executor, target: Release, limit: numbe
         kind: 'release',
         updateId: row.id,
         hash,
-        key: updateAssetKey(target.channel, target.runtimeVersion, hash),
+        key: updateAssetKey(target.app, target.channel, target.runtimeVersion, hash),
       } satisfies PatchBase;
     }),
     embedded.map(embeddedBase),
@@ -56,7 +56,7 @@ export async function queuePatchesTo(db: Executor, target: Release, limit: numbe
     bases,
     {
       hash: target.launchAsset.hash,
-      key: updateAssetKey(target.channel, target.runtimeVersion, target.launchAsset.hash),
+      key: updateAssetKey(target.app, target.channel, target.runtimeVersion, target.launchAsset.hash),
     },
     at,
   );

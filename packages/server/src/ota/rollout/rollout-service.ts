@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type DirectiveRequest,
-  type DirectiveView,
-  type GroupRolloutResponse,
-  type Release,
-  type RolloutChange,
-  type RolloutHealth,
-  type RolloutView,
-  type Track,
-  type TrackDirectiveRequest,
-  trackOf,
+import type {
+  DirectiveRequest,
+  DirectiveView,
+  GroupRolloutResponse,
+  Release,
+  RolloutChange,
+  RolloutHealth,
+  RolloutView,
+  TrackDirectiveRequest,
 } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { type Track, trackOf } from '../app-track.js';
 import { NoRollout, ReleaseNotFound, RolloutEnded } from '../ota-errors.js';
 import { eachPlatform, groupMembers } from '../release-groups.js';
 import { nextCreatedAt } from '../release-service.js';
@@ -20,7 +19,7 @@ import { rollbackRecord } from '../rollback.js';
 import { type EntrySigner, insertRollBackToEmbedded, insertSignedRelease } from '../track-entries.js';
 
 export interface RolloutServiceDeps {
-  store: Pick<ReleaseStore, 'findById' | 'group' | 'rollout' | 'withTrackLock' | 'withTracksLock'>;
+  store: Pick<ReleaseStore, 'findById' | 'findByIdInAnyApp' | 'group' | 'rollout' | 'withTrackLock' | 'withTracksLock'>;
   signer: EntrySigner;
   /** Devices that received a release and failed with it (the reports store). */
   health: (releaseId: string) => Promise<RolloutHealth>;
@@ -81,16 +80,16 @@ export class RolloutService {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async view(releaseId: string): Promise<RolloutView> {
-    const release = await this.release(releaseId);
+  async view(app: string, releaseId: string): Promise<RolloutView> {
+    const release = await this.release(app, releaseId);
     const rollout = await this.deps.store.rollout(releaseId);
     if (!rollout) throw new NoRollout(releaseId);
     return this.viewOf(release, rollout);
   }
 
   /** Changes the share of a running (or halted) rollout, completes, halts, resumes or reverts it. */
-  async change(releaseId: string, change: RolloutChange, actor: string): Promise<RolloutView> {
-    const release = await this.release(releaseId);
+  async change(app: string, releaseId: string, change: RolloutChange, actor: string): Promise<RolloutView> {
+    const release = await this.release(app, releaseId);
     const track = trackOf(release);
     const outcome = await this.deps.store.withTrackLock(track, (locked) =>
       this.applyChange(locked, release, change, actor, {}),
@@ -104,8 +103,8 @@ export class RolloutService {
    * platform's rollout cannot take it (none, or ended), nothing changes on any platform and the
    * refusal names that platform. Audited once per platform, each event naming the group.
    */
-  async changeGroup(groupId: string, change: RolloutChange, actor: string): Promise<GroupRolloutResponse> {
-    const members = await groupMembers(this.deps.store, groupId);
+  async changeGroup(app: string, groupId: string, change: RolloutChange, actor: string): Promise<GroupRolloutResponse> {
+    const members = await groupMembers(this.deps.store, app, groupId);
     const fallbackGroup = randomUUID();
     const outcomes = await this.deps.store.withTracksLock(members.map(trackOf), (locked) =>
       eachPlatform(groupId, members, (member, index) =>
@@ -171,7 +170,8 @@ export class RolloutService {
    * Returns false when the rollout was no longer running (another instance halted it first).
    */
   async halt(releaseId: string, reason: string, details: Record<string, unknown>): Promise<boolean> {
-    const release = await this.deps.store.findById(releaseId);
+    // The server's own action, on whatever app the release is of (device reports are per app).
+    const release = await this.deps.store.findByIdInAnyApp(releaseId);
     if (!release) return false;
     const track = trackOf(release);
     const halted = await this.deps.store.withTrackLock(track, async (locked) => {
@@ -195,8 +195,8 @@ export class RolloutService {
   }
 
   /** Devices of the track go back to their build's embedded bundle until the next publish. */
-  async rollBackToEmbedded(request: TrackDirectiveRequest, actor: string): Promise<DirectiveView> {
-    const track = trackOf(request);
+  async rollBackToEmbedded(app: string, request: TrackDirectiveRequest, actor: string): Promise<DirectiveView> {
+    const track = trackOf({ ...request, app });
     const directive = await this.deps.store.withTrackLock(track, (locked) =>
       this.insertDirective(locked, track, request, actor, {}),
     );
@@ -207,11 +207,12 @@ export class RolloutService {
 
   /** The tracks of every release of a group go back to their embedded bundles, in one transaction. */
   async rollBackGroupToEmbedded(
+    app: string,
     groupId: string,
     request: Pick<DirectiveRequest, 'actor' | 'runId'>,
     actor: string,
   ): Promise<{ groupId: string; directives: DirectiveView[] }> {
-    const members = await groupMembers(this.deps.store, groupId);
+    const members = await groupMembers(this.deps.store, app, groupId);
     const tracks = members.map(trackOf);
     const directives = await this.deps.store.withTracksLock(tracks, (locked) =>
       eachPlatform(groupId, members, (_member, index) =>
@@ -289,8 +290,8 @@ export class RolloutService {
     return { rolledBackToEmbedded: true, directiveId: directive.id };
   }
 
-  private async release(releaseId: string): Promise<Release> {
-    const release = await this.deps.store.findById(releaseId);
+  private async release(app: string, releaseId: string): Promise<Release> {
+    const release = await this.deps.store.findById(app, releaseId);
     if (!release) throw new ReleaseNotFound(releaseId);
     return release;
   }
@@ -298,7 +299,9 @@ export class RolloutService {
   private async viewOf(release: Release, rollout: Rollout): Promise<RolloutView> {
     return {
       releaseId: release.id,
-      ...trackOf(release),
+      channel: release.channel,
+      platform: release.platform,
+      runtimeVersion: release.runtimeVersion,
       percent: rollout.percent,
       state: rollout.state,
       haltRule: rollout.haltRule,

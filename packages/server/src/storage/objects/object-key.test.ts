@@ -78,12 +78,14 @@ describe('keySegmentOf', () => {
 
 describe('update asset keys', () => {
   it('follow updates/<channel>/<runtimeVersion>/assets/<hash>', () => {
-    expect(updateAssetKey('production', '1.2.0(57)', HASH)).toBe(`updates/production/1.2.0(57)/assets/${HASH}`);
+    expect(updateAssetKey('default', 'production', '1.2.0(57)', HASH)).toBe(
+      `updates/production/1.2.0(57)/assets/${HASH}`,
+    );
   });
 
   it('stay four segments deep whatever the runtimeVersion', () => {
     for (const rv of ['../../etc', 'a/b/c', '..', '/abs', 'x\\y']) {
-      const key = updateAssetKey('production', rv, HASH);
+      const key = updateAssetKey('default', 'production', rv, HASH);
       expect(key.split('/')).toHaveLength(5);
       expect(assetHashOfKey(key)).toBe(HASH);
     }

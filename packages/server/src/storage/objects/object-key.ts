@@ -1,3 +1,4 @@
+import { DEFAULT_APP } from '@ferry/contracts';
 /**
  * Object keys are relative, slash-separated paths. Every adapter validates them the same way, so a
  * key that one adapter accepts can never escape the store of another: no absolute paths, no `.` or
@@ -106,14 +107,30 @@ export function keySegmentOf(text: string): string {
 /** Prefix of every update asset; objects under it are public and immutable. */
 export const UPDATE_ASSETS_PREFIX = 'updates/';
 
-/** `updates/<channel>/<runtimeVersion>/assets/<hash>`, the key decisions.md §4 fixes. */
-export const updateAssetKey = (channel: string, runtimeVersion: string, hash: string): string =>
-  validateObjectKey(`${UPDATE_ASSETS_PREFIX}${keySegmentOf(channel)}/${keySegmentOf(runtimeVersion)}/assets/${hash}`);
+/** Where an app's update assets live: `updates/` for the default app (as before apps), `apps/<slug>/updates/` for any other. */
+export const updateAssetsPrefixOf = (app: string): string =>
+  app === DEFAULT_APP ? UPDATE_ASSETS_PREFIX : `apps/${app}/${UPDATE_ASSETS_PREFIX}`;
+
+/**
+ * `<app prefix>updates/<channel>/<runtimeVersion>/assets/<hash>`, the key decisions.md §4 fixes,
+ * under the app's own prefix: two apps never share an object, even of the same content.
+ */
+export const updateAssetKey = (app: string, channel: string, runtimeVersion: string, hash: string): string =>
+  validateObjectKey(
+    `${updateAssetsPrefixOf(app)}${keySegmentOf(channel)}/${keySegmentOf(runtimeVersion)}/assets/${hash}`,
+  );
+
+const ASSET_KEY = /^(?:apps\/([a-z][a-z0-9-]{1,39})\/)?updates\/[^/]+\/[^/]+\/assets\/([A-Za-z0-9_-]{43})$/;
 
 /** The hash an update-asset key ends with, or undefined for any other key. */
 export function assetHashOfKey(key: string): string | undefined {
-  const match = /^updates\/[^/]+\/[^/]+\/assets\/([A-Za-z0-9_-]{43})$/.exec(key);
-  return match?.[1];
+  return ASSET_KEY.exec(key)?.[2];
 }
 
-export const isUpdateAssetKey = (key: string): boolean => key.startsWith(UPDATE_ASSETS_PREFIX);
+/** The app whose update asset a key names, or undefined for any other key. */
+export function appOfAssetKey(key: string): string | undefined {
+  const match = ASSET_KEY.exec(key);
+  return match ? (match[1] ?? DEFAULT_APP) : undefined;
+}
+
+export const isUpdateAssetKey = (key: string): boolean => appOfAssetKey(key) !== undefined;

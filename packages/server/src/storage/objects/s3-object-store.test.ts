@@ -18,7 +18,7 @@ const SIGNING_DATE = new Date('2026-03-04T05:06:07Z');
 const store = (over: Partial<S3Location> = {}) => new S3ObjectStore(location(over), { now: () => SIGNING_DATE });
 
 describe('S3ObjectStore presigned URLs', () => {
-  const key = updateAssetKey('production', '1.2.0(57)', HASH);
+  const key = updateAssetKey('default', 'production', '1.2.0(57)', HASH);
 
   it('a PUT signs content type, length and the SHA-256 checksum as headers', async () => {
     const signed = await store().signedPutUrl(key, {

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { appInViewOf } from '../../../auth/operator-access.js';
 import { errorBody } from '../../../http/error-body.js';
 import type { ConsoleReads } from '../../../ota/console/console-reads.js';
 import type { ConsoleEventStreams } from '../../../ota/console/event-stream.js';
@@ -45,9 +46,9 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
         response: { 200: ConsoleTracksResponse, 401: ErrorBody, 403: ErrorBody },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { tracks: await options.reads.tracks() };
+      return { tracks: await options.reads.tracks(appInViewOf(request)) };
     },
   );
   route.get(
@@ -65,8 +66,8 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return {
-        entries: await options.reads.history(request.query),
-        devices: await options.reads.trackDevices(request.query),
+        entries: await options.reads.history({ ...request.query, app: appInViewOf(request) }),
+        devices: await options.reads.trackDevices({ ...request.query, app: appInViewOf(request) }),
       };
     },
   );
@@ -84,7 +85,7 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return options.reads.release(request.params.releaseId);
+      return options.reads.release(appInViewOf(request), request.params.releaseId);
     },
   );
   route.get(
@@ -102,7 +103,7 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return options.reads.group(request.params.groupId);
+      return options.reads.group(appInViewOf(request), request.params.groupId);
     },
   );
   route.get(
@@ -141,7 +142,7 @@ export function consoleApiRoutes(app: FastifyInstance, options: ConsoleApiOption
           () => true,
           () => false,
         );
-      options.streams.attach(reply.raw, stillAdmitted);
+      options.streams.attach(reply.raw, stillAdmitted, appInViewOf(request));
       request.log.debug('console event stream opened');
     },
   );

@@ -1,4 +1,4 @@
-import { CONSOLE_CSRF_HEADER, ConsoleSession, ConsoleSignIn, ErrorBody } from '@ferry/contracts';
+import { APP_HEADER, CONSOLE_CSRF_HEADER, ConsoleSession, ConsoleSignIn, ErrorBody, roleInApp } from '@ferry/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,6 +10,8 @@ import { Unauthenticated } from '../../../errors/domain-error.js';
 
 export interface ConsoleSessionRouteOptions {
   store: OperatorTokenStore;
+  /** The apps there are: the console lists those the operator may see. */
+  apps: { list(): Promise<Array<{ slug: string; name: string; archivedAt: number | null }>> };
   /** Set the cookie's Secure attribute (PUBLIC_URL is https). */
   secure: boolean;
   /** How long a session lasts at most (an OIDC one no longer than its token). */
@@ -29,14 +31,37 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
   const now = options.now ?? (() => new Date());
   const cookie = access.cookieName;
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'strict', secure: options.secure } as const;
-  const view = (operator: Pick<Operator, 'name' | 'role' | 'kind'>, expiresAt: number | null): ConsoleSession => ({
-    name: operator.name,
-    role: operator.role,
-    kind: operator.kind === 'oidc' ? 'oidc' : 'token',
-    expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
-    // The same rule the routes enforce: a console shows only what the role may do.
-    allowedActions: allowedActions(operator.role),
-  });
+  /**
+   * The session as the console sees it in one app: the app the request names (`ferry-app`), else
+   * the operator's first; its role there; and every app it may see (the switcher).
+   */
+  const view = async (
+    request: FastifyRequest,
+    operator: Pick<Operator, 'name' | 'kind' | 'grants'>,
+    expiresAt: number | null,
+  ): Promise<ConsoleSession> => {
+    const apps = (await options.apps.list()).filter(
+      (app) => app.archivedAt === null && roleInApp(operator.grants, app.slug) !== undefined,
+    );
+    const named = request.headers[APP_HEADER];
+    const wanted = typeof named === 'string' ? named : undefined;
+    const inView = apps.find((app) => app.slug === wanted) ?? apps[0];
+    if (wanted !== undefined && inView?.slug !== wanted) {
+      throw new OperatorForbidden(`You have no role in app '${wanted}'.`, 'APP_FORBIDDEN', { app: wanted });
+    }
+    if (!inView) throw new OperatorForbidden('Your grants name no app on this server.', 'APP_FORBIDDEN', {});
+    const role = roleInApp(operator.grants, inView.slug)!;
+    return {
+      name: operator.name,
+      role,
+      kind: operator.kind === 'oidc' ? 'oidc' : 'token',
+      expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+      // The same rule the routes enforce: a console shows only what the role may do in this app.
+      allowedActions: allowedActions(role),
+      app: inView.slug,
+      apps: apps.map((app) => ({ slug: app.slug, name: app.name, role: roleInApp(operator.grants, app.slug)! })),
+    };
+  };
   // Sign-in tries tokens: a tight per-address limit keeps guessing pointless (the tokens have 256 bits anyway).
   const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };
   const requireConsoleHeader = async (request: FastifyRequest) => {
@@ -76,6 +101,7 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
         subject: operator.id,
         name: operator.name,
         role: operator.role,
+        grants: operator.grants,
         expiresAt,
       };
       const sessionId = newSessionId();
@@ -86,7 +112,7 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
       });
       reply.setCookie(cookie, sessionId, { ...cookieOptions, maxAge: Math.floor((expiresAt - at) / 1000) });
       reply.header('cache-control', 'no-store');
-      return view(operator, expiresAt);
+      return view(request, operator, expiresAt);
     },
   );
 
@@ -111,7 +137,7 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
         return session;
       });
       reply.header('cache-control', 'no-store');
-      return view(found, found.expiresAt);
+      return view(request, found, found.expiresAt);
     },
   );
 

@@ -1,7 +1,7 @@
 import { AssetUploadCheckRequest, AssetUploadCheckResponse, ErrorBody } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import type { AssetUploadService } from '../../../ota/assets/asset-upload-service.js';
 
 /** 10 000 assets of ~150 bytes each fit comfortably. */
@@ -29,6 +29,6 @@ export function assetsRoute(app: FastifyInstance, options: AssetsRouteOptions): 
         response: { 200: AssetUploadCheckResponse, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody },
       },
     },
-    async (request) => ({ assets: await options.service.check(request.body) }),
+    async (request) => ({ assets: await options.service.check(appInViewOf(request), request.body) }),
   );
 }

@@ -2,7 +2,7 @@ import { DirectiveCreatedResponse, DirectiveRequest, directiveTarget, ErrorBody 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actAs } from '../../../auth/audit-identity.js';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import type { RolloutService } from '../../../ota/rollout/rollout-service.js';
 
 export interface DirectivesRouteOptions {
@@ -38,12 +38,19 @@ export function directivesRoute(app: FastifyInstance, options: DirectivesRouteOp
         const recorded = request.operator?.kind === 'release-token' ? request.body.actor : actor;
         if (target.kind === 'group') {
           return options.rollouts.rollBackGroupToEmbedded(
+            appInViewOf(request),
             target.groupId,
             { ...target.request, actor: recorded },
             actor,
           );
         }
-        return { directive: await options.rollouts.rollBackToEmbedded({ ...target.request, actor: recorded }, actor) };
+        return {
+          directive: await options.rollouts.rollBackToEmbedded(
+            appInViewOf(request),
+            { ...target.request, actor: recorded },
+            actor,
+          ),
+        };
       });
       return reply.code(201).send(answer);
     },

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actAs } from '../../../auth/audit-identity.js';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import { InvalidInput } from '../../../errors/domain-error.js';
 import {
   EmbeddedBundleConflict,
@@ -77,13 +77,17 @@ export async function embeddedRoutes(app: FastifyInstance, options: EmbeddedRout
       const { platform, runtimeVersion } = request.query;
       const updateId = request.query.updateId.toLowerCase();
       const hash = createHash('sha256').update(body).digest('base64url');
-      const known = await options.embedded.find(updateId);
+      const known = await options.embedded.find(appInViewOf(request), updateId);
       if (known && known.hash !== hash) throw new EmbeddedBundleConflict(updateId);
       if (known) return reply.code(200).send({ ...known, patchesQueued: 0 });
       const key = embeddedBundleKey(platform, runtimeVersion, hash);
       await options.objects.put(key, body, { contentType: 'application/javascript' });
       const registered = await actAs(request, undefined, (actor) =>
-        options.embedded.register({ platform, runtimeVersion, updateId, hash, bytes: body.length, key }, actor),
+        options.embedded.register(
+          appInViewOf(request),
+          { platform, runtimeVersion, updateId, hash, bytes: body.length, key },
+          actor,
+        ),
       );
       if (registered.queued > 0) options.onQueued();
       request.log.info(
@@ -109,6 +113,6 @@ export async function embeddedRoutes(app: FastifyInstance, options: EmbeddedRout
         response: { 200: EmbeddedBundleListResponse, 400: ErrorBody, 401: ErrorBody },
       },
     },
-    async (request) => ({ embedded: await options.embedded.list(request.query) }),
+    async (request) => ({ embedded: await options.embedded.list(appInViewOf(request), request.query) }),
   );
 }

@@ -2,7 +2,7 @@ import { AssetGcRequest, AssetGcResponse, AssetVerifyRequest, AssetVerifyRespons
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actAs } from '../../../auth/audit-identity.js';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import type { AssetCollector } from '../../../ota/gc/asset-collector.js';
 import type { AssetVerifier } from '../../../ota/gc/asset-verifier.js';
 
@@ -30,7 +30,10 @@ export function assetGcRoute(app: FastifyInstance, options: AssetGcRouteOptions)
         response: { 200: AssetGcResponse, 400: ErrorBody, 401: ErrorBody, 409: ErrorBody, 503: ErrorBody },
       },
     },
-    async (request) => actAs(request, request.body.actor, (actor) => options.collector.collect(request.body, actor)),
+    async (request) =>
+      actAs(request, request.body.actor, (actor) =>
+        options.collector.collect(appInViewOf(request), request.body, actor),
+      ),
   );
 
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -47,6 +50,6 @@ export function assetGcRoute(app: FastifyInstance, options: AssetGcRouteOptions)
         response: { 200: AssetVerifyResponse, 400: ErrorBody, 401: ErrorBody, 503: ErrorBody },
       },
     },
-    async (request) => options.verifier.verify(request.body),
+    async (request) => options.verifier.verify(appInViewOf(request), request.body),
   );
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_APP, LEGACY_MANIFEST_PATH } from '@ferry/contracts';
 import type { FastPath } from '../../../http/fast-paths.js';
 import { pickHeaders } from '../../../ota/manifest/manifest-headers.js';
 import {
@@ -8,12 +9,25 @@ import {
   replyToManifest,
 } from '../../../ota/manifest/manifest-reply.js';
 
-const PATH = '/api/updates/manifest';
+const APPS_PREFIX = '/api/apps/';
+const MANIFEST_SUFFIX = '/manifest';
+/** An app slug as contracts' AppSlug defines it; anything else is the route's to refuse. */
+const SLUG = /^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){1,39}$/;
+
+/** The app a manifest URL names: /api/updates/manifest (the default app) or /api/apps/<slug>/manifest; else undefined. */
+export function appOfManifestUrl(url: string): string | undefined {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  if (path === LEGACY_MANIFEST_PATH) return DEFAULT_APP;
+  if (!path.startsWith(APPS_PREFIX) || !path.endsWith(MANIFEST_SUFFIX)) return undefined;
+  const slug = path.slice(APPS_PREFIX.length, -MANIFEST_SUFFIX.length);
+  return SLUG.test(slug) ? slug : undefined;
+}
 
 /**
- * GET /api/updates/manifest answered before Fastify, with the route's reply (replyToManifest). The
- * route takes every request this does not: a refusal, HEAD, debug logging, a failed load (the
- * promise rejects, and FastPaths hands the request over).
+ * GET of a manifest URL answered before Fastify, with the route's reply (replyToManifest). The
+ * route takes every request this does not: a refusal, HEAD, debug logging, an unknown app or a
+ * failed load (the promise rejects, and FastPaths hands the request over).
  */
 export function manifestFastPath(
   source: ManifestSource,
@@ -22,8 +36,8 @@ export function manifestFastPath(
   return (request, response) => {
     const started = performance.now();
     if (request.method !== 'GET') return false;
-    const url = request.url ?? '';
-    if ((url !== PATH && !url.startsWith(`${PATH}?`)) || options.logsRequests()) return false;
+    const app = appOfManifestUrl(request.url ?? '');
+    if (app === undefined || options.logsRequests()) return false;
     const picked = pickHeaders(request.rawHeaders);
     const write = (reply: ManifestReply): boolean => {
       if (!reply.ok) return false;
@@ -32,7 +46,7 @@ export function manifestFastPath(
       observeAnswer(reply, picked, options, (performance.now() - started) / 1000);
       return true;
     };
-    const reply = replyToManifest(picked, source);
+    const reply = replyToManifest(picked, app, source);
     return reply instanceof Promise ? reply.then(write) : write(reply);
   };
 }

@@ -1,5 +1,5 @@
-import { ErrorBody, Manifest } from '@ferry/contracts';
-import type { FastifyInstance } from 'fastify';
+import { AppSlug, DEFAULT_APP, ErrorBody, LEGACY_MANIFEST_PATH, Manifest } from '@ferry/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../../errors/domain-error.js';
 import { PROTOCOL_HEADERS } from '../../../ota/manifest/manifest-answer.js';
@@ -14,44 +14,49 @@ import {
 
 const list = (names: string[]) => names.join(', ');
 
-/** GET /api/updates/manifest: unauthenticated; integrity comes from the signature the app verifies. */
+/**
+ * GET /api/apps/<slug>/manifest, and the default app's GET /api/updates/manifest: unauthenticated;
+ * integrity comes from the signature the app verifies (signed with its app's key).
+ */
 export function manifestRoute(app: FastifyInstance, options: ManifestObservers & { service: ManifestSource }): void {
-  app.get(
-    '/api/updates/manifest',
-    {
-      schema: {
-        summary: 'The signed manifest of the newest release of a track (Expo Updates protocol v1)',
-        description:
-          `The track is named by ${list(headersOfRole('track'))}; ${list(headersOfRole('selects'))} pick its answer; ` +
-          `${list(headersOfRole('refuses'))} can only refuse; ${list(headersOfRole('reports'))} feed device reports. ` +
-          '`<ns>` is `ota` or `expo`; the answer uses the same namespace. 204 when there is no newer update ' +
-          '(a signed `noUpdateAvailable` directive for an expo-updates client accepting multipart/mixed); a ' +
-          '`rollBackToEmbedded` directive when the track was rolled back to the embedded bundle; with a rollout, ' +
-          '`EAS-Client-ID` decides whether the device gets the new release or the fallback.',
-        tags: ['updates'],
-        // The fast path (manifest-fast-path.ts) answers the same way, outside Fastify.
-        response: {
-          200: {
-            description: 'The signed manifest (or a signed directive, multipart/mixed only), as the accept header asks',
-            content: {
-              'multipart/mixed': {
-                schema: z.string().meta({
-                  description: 'Parts `manifest` (or `directive`) and `extensions`, each signed (expo-signature)',
-                }),
-              },
-              'application/expo+json': { schema: Manifest },
-              'application/json': { schema: Manifest },
-            },
+  const schema = (appPath: boolean) => ({
+    ...(appPath ? { params: z.object({ app: AppSlug }) } : {}),
+    summary: appPath
+      ? "The signed manifest of the newest release of a track of an app (Expo Updates protocol v1), signed with the app's key"
+      : 'The signed manifest of the newest release of a track of the default app (Expo Updates protocol v1)',
+    description:
+      `The track is named by ${list(headersOfRole('track'))}; ${list(headersOfRole('selects'))} pick its answer; ` +
+      `${list(headersOfRole('refuses'))} can only refuse; ${list(headersOfRole('reports'))} feed device reports. ` +
+      '`<ns>` is `ota` or `expo`; the answer uses the same namespace. 204 when there is no newer update ' +
+      '(a signed `noUpdateAvailable` directive for an expo-updates client accepting multipart/mixed); a ' +
+      '`rollBackToEmbedded` directive when the track was rolled back to the embedded bundle; with a rollout, ' +
+      '`EAS-Client-ID` decides whether the device gets the new release or the fallback.',
+    tags: ['updates'],
+    // The fast path (manifest-fast-path.ts) answers the same way, outside Fastify.
+    response: {
+      200: {
+        description: 'The signed manifest (or a signed directive, multipart/mixed only), as the accept header asks',
+        content: {
+          'multipart/mixed': {
+            schema: z.string().meta({
+              description: 'Parts `manifest` (or `directive`) and `extensions`, each signed (expo-signature)',
+            }),
           },
-          204: z.null().meta({ description: 'No newer update for this device' }),
-          400: ErrorBody,
-          406: ErrorBody,
+          'application/expo+json': { schema: Manifest },
+          'application/json': { schema: Manifest },
         },
       },
+      204: z.null().meta({ description: 'No newer update for this device' }),
+      400: ErrorBody,
+      ...(appPath ? { 404: ErrorBody } : {}),
+      406: ErrorBody,
     },
+  });
+  const handler =
+    (appOf: (request: FastifyRequest) => string) =>
     // Synchronous when the track is in memory, returning nothing: an async handler that returns
     // `reply` makes Fastify wait for the response to finish (Reply is a thenable).
-    (request, reply) => {
+    (request: FastifyRequest, reply: FastifyReply) => {
       const picked = pickHeaders(request.raw.rawHeaders);
       // A request that is refused or fails is counted under the platform and channel as sent.
       const count = (outcome: 'refused' | 'error') =>
@@ -78,12 +83,21 @@ export function manifestRoute(app: FastifyInstance, options: ManifestObservers &
         }
         reply.code(result.answer.status).headers(result.answer.headers).send(result.answer.body);
       };
-      const result = replyToManifest(picked, options.service);
+      const result = replyToManifest(picked, appOf(request), options.service);
       if (!(result instanceof Promise)) return send(result);
       return result.then(send, (error: unknown) => {
         count('error');
         throw error;
       });
-    },
+    };
+  app.get(
+    LEGACY_MANIFEST_PATH,
+    { schema: schema(false) },
+    handler(() => DEFAULT_APP),
+  );
+  app.get(
+    '/api/apps/:app/manifest',
+    { schema: schema(true) },
+    handler((request) => (request.params as { app: string }).app),
   );
 }

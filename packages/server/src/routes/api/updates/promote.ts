@@ -2,7 +2,7 @@ import { ErrorBody, PromoteRequest, PromoteResponse } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actAs } from '../../../auth/audit-identity.js';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import type { ReleaseService } from '../../../ota/release-service.js';
 
 export interface PromoteRouteOptions {
@@ -48,6 +48,7 @@ export function promoteRoute(app: FastifyInstance, options: PromoteRouteOptions)
       // An operator's promotion is recorded as theirs, in the audit log and in the new records' metadata.
       const result = await actAs(request, request.body.actor, (actor) =>
         options.service.promote(
+          appInViewOf(request),
           { ...request.body, actor: request.operator?.kind === 'release-token' ? request.body.actor : actor },
           actor,
         ),

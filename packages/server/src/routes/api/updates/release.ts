@@ -1,7 +1,7 @@
 import { ErrorBody, ReleaseCreatedResponse, ReleasePayload } from '@ferry/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import type { ReleaseService } from '../../../ota/release-service.js';
 
 export interface ReleaseRouteOptions {
@@ -37,7 +37,7 @@ export function releaseRoute(app: FastifyInstance, options: ReleaseRouteOptions)
     },
     async (request, reply) => {
       const actor = request.body.metadata?.actor ?? 'release-token';
-      const release = await options.service.publish(request.body, actor);
+      const release = await options.service.publish(appInViewOf(request), request.body, actor);
       return reply.code(201).send({ release });
     },
   );

@@ -2,7 +2,7 @@ import { ErrorBody, RollbackRequest, RollbackResponse, rollbackTarget } from '@f
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actAs } from '../../../auth/audit-identity.js';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import type { ReleaseService } from '../../../ota/release-service.js';
 
 export interface RollbackRouteOptions {
@@ -49,8 +49,8 @@ export function rollbackRoute(app: FastifyInstance, options: RollbackRouteOption
       const result = await actAs<RollbackResponse>(request, request.body.actor, (actor) => {
         const recorded = request.operator?.kind === 'release-token' ? request.body.actor : actor;
         return target.kind === 'group'
-          ? options.service.rollbackGroup({ ...target.request, actor: recorded }, actor)
-          : options.service.rollback({ ...target.request, actor: recorded }, actor);
+          ? options.service.rollbackGroup(appInViewOf(request), { ...target.request, actor: recorded }, actor)
+          : options.service.rollback(appInViewOf(request), { ...target.request, actor: recorded }, actor);
       });
       return reply.code(201).send(result);
     },

@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actAs } from '../../../auth/audit-identity.js';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import type { RolloutService } from '../../../ota/rollout/rollout-service.js';
 
 export interface RolloutsRouteOptions {
@@ -39,7 +39,7 @@ export function rolloutsRoute(app: FastifyInstance, options: RolloutsRouteOption
         response: { 200: RolloutResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) => ({ rollout: await options.rollouts.view(request.params.releaseId) }),
+    async (request) => ({ rollout: await options.rollouts.view(appInViewOf(request), request.params.releaseId) }),
   );
   route.post(
     '/api/updates/rollouts/:releaseId',
@@ -66,7 +66,7 @@ export function rolloutsRoute(app: FastifyInstance, options: RolloutsRouteOption
     },
     async (request) => ({
       rollout: await actAs(request, request.body.actor, (actor) =>
-        options.rollouts.change(request.params.releaseId, request.body, actor),
+        options.rollouts.change(appInViewOf(request), request.params.releaseId, request.body, actor),
       ),
     }),
   );
@@ -96,7 +96,9 @@ export function rolloutsRoute(app: FastifyInstance, options: RolloutsRouteOption
     },
     async (request) => {
       const { groupId, ...change } = request.body;
-      return actAs(request, change.actor, (actor) => options.rollouts.changeGroup(groupId, change, actor));
+      return actAs(request, change.actor, (actor) =>
+        options.rollouts.changeGroup(appInViewOf(request), groupId, change, actor),
+      );
     },
   );
 }

@@ -33,9 +33,9 @@ describeEachEngine('a release lists only stored assets', (engine) => {
     expect(body.error.code).toBe('ASSET_MISSING');
     expect(body.error.details.missing).toEqual([
       {
-        key: updateAssetKey('production', payload.runtimeVersion, hashOf('logo')),
+        key: updateAssetKey('default', 'production', payload.runtimeVersion, hashOf('logo')),
         hash: hashOf('logo'),
-        url: `${server.url}/objects/${objectKeyToUrlPath(updateAssetKey('production', payload.runtimeVersion, hashOf('logo')))}`,
+        url: `${server.url}/objects/${objectKeyToUrlPath(updateAssetKey('default', 'production', payload.runtimeVersion, hashOf('logo')))}`,
       },
     ]);
     expect(await counts()).toEqual(before);
@@ -65,7 +65,7 @@ describeEachEngine('a release lists only stored assets', (engine) => {
     const payload = releasePayload(freshTrack());
     await storeAssets(server, payload);
     const servedUrl = (hash: string) =>
-      `${server.url}/objects/${objectKeyToUrlPath(updateAssetKey('production', payload.runtimeVersion, hash))}`;
+      `${server.url}/objects/${objectKeyToUrlPath(updateAssetKey('default', 'production', payload.runtimeVersion, hash))}`;
     const before = await counts();
     for (const url of [
       // A host that holds nothing of this release.
@@ -73,7 +73,7 @@ describeEachEngine('a release lists only stored assets', (engine) => {
       // Ferry's own URL, but of the other asset: devices would get bytes of another hash.
       servedUrl(hashOf('logo')),
       // The right object key under another path of this server.
-      `${server.url}/${objectKeyToUrlPath(updateAssetKey('production', payload.runtimeVersion, hashOf('bundle')))}`,
+      `${server.url}/${objectKeyToUrlPath(updateAssetKey('default', 'production', payload.runtimeVersion, hashOf('bundle')))}`,
     ]) {
       const response = await post({ ...payload, launchAsset: { ...payload.launchAsset, url } });
       expect(response.status, url).toBe(422);
