@@ -1,11 +1,13 @@
 import {
   CERTIFICATE_DOCUMENTS,
+  DEFAULT_APP,
   CHANNELS as PROTOCOL_CHANNELS,
   PLATFORMS as PROTOCOL_PLATFORMS,
 } from '@ferry/contracts';
 import type { Registry } from 'prom-client';
 import { BUILT_IN_VENDORS } from '../vendors/built-in-vendors.js';
 import type { VendorOperation } from '../vendors/vendor-client.js';
+import { appLabel } from './app-label.js';
 import { type CounterCell, CounterFamily, type HistogramCell, HistogramFamily } from './cells.js';
 import type { BreakerPhase, DatabaseSource } from './prometheus-registry.js';
 import { OTHER_RUNTIME_VERSION, runtimeVersionLabel } from './runtime-version-label.js';
@@ -74,7 +76,7 @@ const TRACK_CELLS = PLATFORMS.length * CHANNELS.length;
 /** The label value of a bounded label: itself when known, `other` otherwise. */
 const bounded = (known: readonly string[], value: string): string => (known.includes(value) ? value : 'other');
 
-type ManifestCell = CounterCell<'outcome' | 'platform' | 'channel'>;
+type ManifestCell = CounterCell<'app' | 'outcome' | 'platform' | 'channel'>;
 type NoReleaseLabel = 'platform' | 'channel' | 'runtime_version';
 type NoReleaseCell = CounterCell<NoReleaseLabel>;
 
@@ -96,8 +98,10 @@ export interface FerryMetricsOptions {
  * prom-client is loaded, and reads the cells, only once an exposition is asked for.
  */
 export class FerryMetrics {
-  // Manifest: cells by outcome × platform × channel, resolved up front.
-  private readonly manifestCells: ManifestCell[] = [];
+  // Manifest: per app (appLabel), cells by outcome × platform × channel, made on the app's first answer.
+  private readonly manifestRequests: CounterFamily<'app' | 'outcome' | 'platform' | 'channel'>;
+  private readonly manifestCellsByApp = new Map<string, ManifestCell[]>();
+  private readonly publishes: CounterFamily<'app' | 'kind'>;
   private readonly manifestDuration: HistogramCell<never>;
   private readonly manifestStale: CounterCell<never>;
   private readonly noRelease: CounterFamily<NoReleaseLabel>;
@@ -114,7 +118,6 @@ export class FerryMetrics {
   private readonly bundleBytes: CounterFamily<'answer'>;
   private readonly bundleBytesSaved: CounterCell<never>;
   private readonly patchesMade: CounterFamily<'state'>;
-  private readonly publishes: CounterFamily<'kind'>;
   private readonly guardBlocks: CounterCell<never>;
   private readonly guardBypasses: CounterCell<never>;
   private readonly rolloutChanges: CounterFamily<'action'>;
@@ -152,15 +155,13 @@ export class FerryMetrics {
       return family;
     };
 
-    const manifestRequests = counter(
+    this.manifestRequests = counter(
       'ferry_manifest_requests_total',
-      'Manifest requests answered, by outcome, platform and channel (unknown platforms and channels count as other).',
-      ['outcome', 'platform', 'channel'] as const,
+      'Manifest requests answered, by app, outcome, platform and channel (unknown platforms and channels count as other; apps past the 200th as other).',
+      ['app', 'outcome', 'platform', 'channel'] as const,
       areas.ota,
     );
-    for (const outcome of MANIFEST_OUTCOMES)
-      for (const platform of PLATFORMS)
-        for (const channel of CHANNELS) this.manifestCells.push(manifestRequests.cell({ outcome, platform, channel }));
+    this.manifestCellsOf(DEFAULT_APP);
     this.manifestDuration = histogram<never>(
       'ferry_manifest_duration_seconds',
       'Time from a manifest request to its answer, in seconds.',
@@ -222,11 +223,12 @@ export class FerryMetrics {
 
     this.publishes = counter(
       'ferry_releases_published_total',
-      'Releases made live: publishes, rollbacks, directives and promotions.',
-      ['kind'] as const,
+      'Releases made live, by app and kind: publishes, rollbacks, directives and promotions.',
+      ['app', 'kind'] as const,
       areas.ota,
     );
-    for (const kind of ['publish', 'rollback', 'directive', 'promote'] as const) this.publishes.cell({ kind });
+    for (const kind of ['publish', 'rollback', 'directive', 'promote'] as const)
+      this.publishes.cell({ app: DEFAULT_APP, kind });
     this.guardBlocks = counter<never>(
       'ferry_guard_blocked_total',
       'Publishes the native-change guard refused (409).',
@@ -276,13 +278,48 @@ export class FerryMetrics {
     );
   }
 
-  /** One manifest answer: its outcome, the device's platform and channel, and how long it took. */
-  manifestAnswered(outcome: ManifestOutcome, platform: string, channel: string, seconds: number): void {
+  /** Apps with a label of their own (appLabel), and the label of each app counted so far. */
+  private readonly appLabels = new Map<string, string>();
+  private labelledApps = 0;
+
+  /** An app's label; only apps with a label of their own are remembered, so the map stays bounded. */
+  private labelOf(app: string): string {
+    const known = this.appLabels.get(app);
+    if (known !== undefined) return known;
+    const label = appLabel(app, this.labelledApps);
+    if (label === app) {
+      this.appLabels.set(app, label);
+      if (app !== DEFAULT_APP) this.labelledApps++;
+    }
+    return label;
+  }
+
+  /** The manifest cells of an app's label, made on first use. */
+  private manifestCellsOf(app: string): ManifestCell[] {
+    const label = this.labelOf(app);
+    let cells = this.manifestCellsByApp.get(label);
+    if (cells === undefined) {
+      cells = [];
+      for (const outcome of MANIFEST_OUTCOMES)
+        for (const platform of PLATFORMS)
+          for (const channel of CHANNELS)
+            cells.push(this.manifestRequests.cell({ app: label, outcome, platform, channel }));
+      this.manifestCellsByApp.set(label, cells);
+    }
+    return cells;
+  }
+
+  /** One manifest answer: its app, outcome, the device's platform and channel, and how long it took. */
+  manifestAnswered(
+    outcome: ManifestOutcome,
+    platform: string,
+    channel: string,
+    seconds: number,
+    app: string = DEFAULT_APP,
+  ): void {
     const outcomeIndex = MANIFEST_OUTCOME_INDEX[outcome] ?? ERROR_OUTCOME_INDEX;
-    const cell =
-      this.manifestCells[
-        outcomeIndex * TRACK_CELLS + platformIndex(platform) * CHANNELS.length + channelIndex(channel)
-      ];
+    const cells = this.manifestCellsByApp.get(app) ?? this.manifestCellsOf(app);
+    const cell = cells[outcomeIndex * TRACK_CELLS + platformIndex(platform) * CHANNELS.length + channelIndex(channel)];
     (cell as ManifestCell).value++;
     this.manifestDuration.observe(seconds);
   }
@@ -326,7 +363,7 @@ export class FerryMetrics {
 
   /** Back to no manifest answers: what an instance's start-up warm-up counted was no device's (manifest-warm-up.ts). */
   forgetManifestAnswers(): void {
-    for (const cell of this.manifestCells) cell.value = 0;
+    for (const cell of this.manifestRequests.cells()) cell.value = 0;
     for (const cell of this.noRelease.cells()) cell.value = 0;
     this.manifestDuration.reset();
   }
@@ -348,8 +385,8 @@ export class FerryMetrics {
     this.patchesMade.cell({ state }).value++;
   }
 
-  published(kind: PublishKind): void {
-    this.publishes.cell({ kind }).value++;
+  published(kind: PublishKind, app: string = DEFAULT_APP): void {
+    this.publishes.cell({ app: this.labelOf(app), kind }).value++;
   }
 
   guardBlocked(): void {

@@ -227,9 +227,9 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     },
     health: (releaseId) => reportStore.health(releaseId),
     onTrackChanged: trackChanged,
-    onRolloutEvent: (event) => {
+    onRolloutEvent: (event, ofApp) => {
       if (event === 'rule-halt') app.metrics.rolloutHalted();
-      else if (event === 'directive') app.metrics.published('directive');
+      else if (event === 'directive') app.metrics.published('directive', ofApp);
       else app.metrics.rolloutChanged(event);
     },
     log: app.log,

@@ -118,7 +118,7 @@ export class ReleaseService {
         throw error;
       });
     this.announce(committed);
-    this.deps.metrics?.published('publish');
+    this.deps.metrics?.published('publish', app);
     return summarize(committed.release);
   }
 
@@ -183,7 +183,7 @@ export class ReleaseService {
       });
     for (const stored of committed) {
       this.announce(stored);
-      this.deps.metrics?.published('promote');
+      this.deps.metrics?.published('promote', app);
     }
     return {
       groupId,
@@ -371,7 +371,7 @@ export class ReleaseService {
       return { inserted, source: decision.source, replaced: decision.replaced };
     });
     this.deps.onPublished?.(outcome.inserted.release, outcome.inserted.signatures);
-    this.deps.metrics?.published('rollback');
+    this.deps.metrics?.published('rollback', app);
     return {
       release: summarize(outcome.inserted.release),
       restored: summarize(outcome.source),
@@ -446,7 +446,7 @@ export class ReleaseService {
     );
     for (const outcome of outcomes) {
       this.deps.onPublished?.(outcome.inserted.release, outcome.inserted.signatures);
-      this.deps.metrics?.published('rollback');
+      this.deps.metrics?.published('rollback', app);
     }
     return {
       rolledBackGroupId: request.groupId,

@@ -78,9 +78,9 @@ export function observeAnswer(
   { reports, metrics }: ManifestObservers,
   seconds: number,
 ): void {
-  reports?.observe(picked, reply.request, reply.clientId);
+  reports?.observe(picked, reply.request, reply.clientId, reply.app);
   const { platform, channel, runtimeVersion } = reply.request;
-  metrics?.manifestAnswered(reply.answer.label, platform, channel, seconds);
+  metrics?.manifestAnswered(reply.answer.label, platform, channel, seconds, reply.app);
   // "My update never arrives": the track the device asks for has nothing published.
   if (reply.answer.noRelease) metrics?.manifestNoRelease(platform, channel, runtimeVersion);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type ManifestRequest, shouldHalt } from '@ferry/contracts';
+import { DEFAULT_APP, type ManifestRequest, shouldHalt } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseList } from 'structured-headers';
 import type { PickedHeaders } from '../manifest/manifest-headers.js';
@@ -22,6 +22,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_FAILED_IDS = 20;
 
 interface PendingCheck {
+  /** The app whose updates URL the device asked: only a release of that app is counted. */
+  app: string;
   updateId: string;
   clientId: string;
   seenAt: number;
@@ -100,6 +102,7 @@ export class DeviceReports {
     headers: PickedHeaders,
     ids: Pick<ManifestRequest, 'currentUpdateId' | 'embeddedUpdateId'>,
     clientId = clientIdOf(headers),
+    app: string = DEFAULT_APP,
   ): void {
     if (clientId === undefined) return;
     const running = runningUpdateOf(ids);
@@ -108,21 +111,21 @@ export class DeviceReports {
       if (writtenAt === undefined || this.now() - writtenAt >= RECHECK_MS) {
         const key = `${running} ${clientId}`;
         if (!this.checks.has(key) && this.room())
-          this.checks.set(key, { updateId: running, clientId, seenAt: this.now() });
+          this.checks.set(key, { app, updateId: running, clientId, seenAt: this.now() });
       }
     }
     const failed = headers.get('expo-recent-failed-update-ids');
     if (failed !== undefined) {
-      for (const updateId of failedUpdateIds(failed)) this.fail(updateId, clientId, 'failed');
+      for (const updateId of failedUpdateIds(failed)) this.fail(app, updateId, clientId, 'failed');
     }
     // Sent once, on the first check after a crash, while the crashed update is still the one it runs.
-    if (headers.has('expo-fatal-error') && running !== undefined) this.fail(running, clientId, 'fatal');
+    if (headers.has('expo-fatal-error') && running !== undefined) this.fail(app, running, clientId, 'fatal');
   }
 
-  private fail(updateId: string, clientId: string, kind: 'failed' | 'fatal'): void {
+  private fail(app: string, updateId: string, clientId: string, kind: 'failed' | 'fatal'): void {
     const key = `${updateId} ${clientId}`;
     if (!this.failures.has(key) && this.room())
-      this.failures.set(key, { updateId, clientId, kind, seenAt: this.now() });
+      this.failures.set(key, { app, updateId, clientId, kind, seenAt: this.now() });
   }
 
   private room(): boolean {
@@ -171,18 +174,18 @@ export class DeviceReports {
     this.failures = new Map();
     this.droppedWarned = false;
     const ids = [...new Set([...checks, ...failures].map((report) => report.updateId))];
+    // A release of the app the device asked: a device of one app never counts toward another's release.
     const known = await this.deps.store.knownReleases(ids);
+    const ofItsApp = (report: PendingCheck) => known.get(report.updateId) === report.app;
     const checkRows: CheckReport[] = checks
-      .filter((check) => known.has(check.updateId))
+      .filter(ofItsApp)
       .map((check) => ({ updateId: check.updateId, device: deviceOf(check.clientId), seenAt: check.seenAt }));
-    const failureRows: FailureReport[] = failures
-      .filter((failure) => known.has(failure.updateId))
-      .map((failure) => ({
-        updateId: failure.updateId,
-        device: deviceOf(failure.clientId),
-        kind: failure.kind,
-        seenAt: failure.seenAt,
-      }));
+    const failureRows: FailureReport[] = failures.filter(ofItsApp).map((failure) => ({
+      updateId: failure.updateId,
+      device: deviceOf(failure.clientId),
+      kind: failure.kind,
+      seenAt: failure.seenAt,
+    }));
     await this.deps.store.recordChecks(checkRows);
     await this.deps.store.recordFailures(failureRows);
     if (this.writtenCount + checks.length > MAX_WRITTEN) {
@@ -191,7 +194,7 @@ export class DeviceReports {
     }
     for (const check of checks) this.remember(check);
     for (const failure of failureRows) this.deps.onFailureReported?.(failure.kind);
-    await this.checkHalts([...known]);
+    await this.checkHalts([...known.keys()]);
   }
 
   private remember({ updateId, clientId, seenAt }: PendingCheck): void {

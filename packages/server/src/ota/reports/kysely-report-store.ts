@@ -18,11 +18,12 @@ export class KyselyReportStore implements ReportStore {
     return this.database.db;
   }
 
-  async knownReleases(ids: string[]): Promise<Set<string>> {
-    const known = new Set<string>();
+  /** The releases among `ids`, with their apps. */
+  async knownReleases(ids: string[]): Promise<Map<string, string>> {
+    const known = new Map<string, string>();
     for (const batch of batches(ids)) {
-      const rows = await this.db.selectFrom('releases').select('id').where('id', 'in', batch).execute();
-      for (const row of rows) known.add(row.id);
+      const rows = await this.db.selectFrom('releases').select(['id', 'app_id']).where('id', 'in', batch).execute();
+      for (const row of rows) known.set(row.id, row.app_id);
     }
     return known;
   }

@@ -18,7 +18,8 @@ export interface FailureReport {
 /** Where device reports are shared by every instance: the database (migration 015). */
 export interface ReportStore {
   /** Which of these ids are releases: reports about anything else are not kept. */
-  knownReleases(ids: string[]): Promise<Set<string>>;
+  /** The releases among `ids`, with the app each belongs to. */
+  knownReleases(ids: string[]): Promise<Map<string, string>>;
   recordChecks(reports: CheckReport[]): Promise<void>;
   /** The first report per update and device counts; later ones change nothing. */
   recordFailures(reports: FailureReport[]): Promise<void>;

@@ -26,7 +26,8 @@ export interface RolloutServiceDeps {
   /** After a committed change of a track: this instance's cache and the other instances read it again. */
   onTrackChanged: (track: Track) => void;
   /** Counts changes and halts (metrics); optional in unit tests. */
-  onRolloutEvent?: (event: RolloutChange['action'] | 'directive' | 'rule-halt') => void;
+  /** A change made, with the app of its track (metrics). */
+  onRolloutEvent?: (event: RolloutChange['action'] | 'directive' | 'rule-halt', app: string) => void;
   log: FastifyBaseLogger;
   now?: () => Date;
 }
@@ -160,7 +161,10 @@ export class RolloutService {
     for (const outcome of outcomes) {
       if (!outcome.changed) continue;
       this.deps.onTrackChanged(outcome.track);
-      this.deps.onRolloutEvent?.(change.action === 'percent' && change.percent === 100 ? 'complete' : change.action);
+      this.deps.onRolloutEvent?.(
+        change.action === 'percent' && change.percent === 100 ? 'complete' : change.action,
+        outcome.track.app,
+      );
     }
   }
 
@@ -189,7 +193,7 @@ export class RolloutService {
     if (halted) {
       this.deps.log.warn({ releaseId, track, reason }, 'rollout halted');
       this.deps.onTrackChanged(track);
-      this.deps.onRolloutEvent?.('rule-halt');
+      this.deps.onRolloutEvent?.('rule-halt', track.app);
     }
     return halted;
   }
@@ -201,7 +205,7 @@ export class RolloutService {
       this.insertDirective(locked, track, request, actor, {}),
     );
     this.deps.onTrackChanged(track);
-    this.deps.onRolloutEvent?.('directive');
+    this.deps.onRolloutEvent?.('directive', app);
     return directive;
   }
 
@@ -221,7 +225,7 @@ export class RolloutService {
     );
     for (const track of tracks) {
       this.deps.onTrackChanged(track);
-      this.deps.onRolloutEvent?.('directive');
+      this.deps.onRolloutEvent?.('directive', app);
     }
     return { groupId, directives };
   }
