@@ -1,16 +1,19 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { CreateOperatorTokenRequest, type OperatorTokenView } from '@ferry/contracts';
+import type { AppDirectory } from './auth/operator-access.js';
 import { OperatorTokenStore } from './auth/operator-token-store.js';
 import { loadConfig } from './config/config.js';
 import { openMigratedDatabase } from './storage/database.js';
 
 export const TOKENS_USAGE = `Usage:
-  ferry-server tokens create --name <name> --role viewer|releaser|admin
+  ferry-server tokens create --name <name> --role viewer|releaser|admin [--app <slug>|--all-apps]
   ferry-server tokens list [--json]
   ferry-server tokens revoke <id|name>
 
 Operator tokens sign people in to the release console and the release-control API (docs/console.md).
+A token's role holds in one app (--app; without it a viewer's or releaser's is the default app's)
+or, for an admin only, in every app (--all-apps, what an admin token is without --app; docs/apps.md).
 The token is printed once, at creation; only its SHA-256 is stored. Uses the server's configuration
 (DATABASE_URL, or the SQLite database in DATA_DIR) and applies pending migrations first.
 `;
@@ -24,8 +27,8 @@ function table(tokens: OperatorTokenView[]): string {
   if (tokens.length === 0)
     return 'No operator tokens yet. Create one with: ferry-server tokens create --name <name> --role <role>\n';
   const rows = [
-    ['ID', 'NAME', 'ROLE', 'CREATED', 'LAST USED', 'REVOKED'],
-    ...tokens.map((t) => [t.id, t.name, t.role, t.createdAt, t.lastUsedAt ?? '-', t.revokedAt ?? '-']),
+    ['ID', 'NAME', 'ROLE', 'APP', 'CREATED', 'LAST USED', 'REVOKED'],
+    ...tokens.map((t) => [t.id, t.name, t.role, t.app ?? '*', t.createdAt, t.lastUsedAt ?? '-', t.revokedAt ?? '-']),
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
   return `${rows
@@ -57,7 +60,13 @@ async function run(args: string[]): Promise<number> {
     try {
       return parseArgs({
         args: rest,
-        options: { name: { type: 'string' }, role: { type: 'string' }, json: { type: 'boolean' } },
+        options: {
+          name: { type: 'string' },
+          role: { type: 'string' },
+          app: { type: 'string' },
+          'all-apps': { type: 'boolean' },
+          json: { type: 'boolean' },
+        },
         allowPositionals: true,
         strict: true,
       });
@@ -65,9 +74,15 @@ async function run(args: string[]): Promise<number> {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
   })();
-  let action: (store: OperatorTokenStore) => Promise<number>;
+  let action: (store: OperatorTokenStore, apps: Pick<AppDirectory, 'find'>) => Promise<number>;
   if (command === 'create') {
-    const parsed = CreateOperatorTokenRequest.safeParse({ name: values.name, role: values.role });
+    if (values.app !== undefined && values['all-apps']) throw new UsageError('give --app or --all-apps, not both');
+    const app = values['all-apps'] ? null : values.app;
+    const parsed = CreateOperatorTokenRequest.safeParse({
+      name: values.name,
+      role: values.role,
+      ...(app === undefined ? {} : { app }),
+    });
     if (!parsed.success || positionals.length > 0) {
       const issue = parsed.success ? undefined : parsed.error.issues[0];
       throw new UsageError(
@@ -76,10 +91,14 @@ async function run(args: string[]): Promise<number> {
           : 'unexpected arguments',
       );
     }
-    action = async (store) => {
+    action = async (store, apps) => {
+      if (parsed.data.app && !(await apps.find(parsed.data.app))) {
+        process.stderr.write(`ferry-server tokens: there is no app ${parsed.data.app} (ferry-server apps list)\n`);
+        return 1;
+      }
       const created = await store.create(parsed.data, { actor: localActor() });
       write(
-        `Created operator token ${created.name} (${created.role}), id ${created.id}.\n` +
+        `Created operator token ${created.name} (${created.role} of ${created.app === null ? 'every app' : `app ${created.app}`}), id ${created.id}.\n` +
           'The token is shown once; store it now (only its hash is kept):\n' +
           `  ${created.token}\n`,
       );
@@ -119,7 +138,17 @@ async function run(args: string[]): Promise<number> {
   const target = config.database.engine === 'postgres' ? { ...config.database, poolSize: 1 } : config.database;
   const database = await openMigratedDatabase(target);
   try {
-    return await action(new OperatorTokenStore(database.db));
+    const apps: Pick<AppDirectory, 'find'> = {
+      find: async (slug) =>
+        (await database.db
+          .selectFrom('apps')
+          .select(['slug', 'archived_at'])
+          .where('slug', '=', slug)
+          .executeTakeFirst())
+          ? { slug, archivedAt: null }
+          : undefined,
+    };
+    return await action(new OperatorTokenStore(database.db), apps);
   } finally {
     await database.close();
   }

@@ -5,10 +5,19 @@ import {
   OperatorTokenList,
   OperatorTokenParams,
   OperatorTokenView,
+  roleInApp,
+  serverRoleOf,
 } from '@ferry/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { auditActorOf, auditIdentityOf, requireOperatorAction } from '../../auth/operator-access.js';
+import {
+  appInViewOf,
+  appNotFound,
+  auditActorOf,
+  auditIdentityOf,
+  OperatorForbidden,
+  requireOperatorAction,
+} from '../../auth/operator-access.js';
 import { OperatorNameTaken, type OperatorTokenStore } from '../../auth/operator-token-store.js';
 import { DomainError } from '../../errors/domain-error.js';
 
@@ -35,7 +44,14 @@ class TokenNotFound extends DomainError {
   }
 }
 
-/** Operator tokens over HTTP, for admins (the same as `ferry-server tokens`). */
+/** Whether the request's operator is an admin of every app (server-wide), who sees and manages every token. */
+const isServerAdmin = (request: FastifyRequest): boolean => serverRoleOf(request.operator?.grants ?? []) === 'admin';
+
+/**
+ * Operator tokens over HTTP, for admins (the same as `ferry-server tokens`). An admin of one app
+ * manages the tokens of that app (the app in view); an admin of every app manages all of them and
+ * alone may make a server-wide one.
+ */
 export function operatorTokensRoute(app: FastifyInstance, options: OperatorTokensRouteOptions): void {
   const route = app.withTypeProvider<ZodTypeProvider>();
   const common = {
@@ -55,11 +71,28 @@ export function operatorTokensRoute(app: FastifyInstance, options: OperatorToken
       },
     },
     async (request, reply) => {
+      const inView = appInViewOf(request);
+      const { role } = request.body;
+      // Omitted: an admin token is server-wide, any other the app in view's.
+      const target = request.body.app === undefined ? (role === 'admin' ? null : inView) : request.body.app;
+      if (target === null ? !isServerAdmin(request) : roleInApp(request.operator?.grants ?? [], target) !== 'admin') {
+        throw new OperatorForbidden(
+          target === null
+            ? 'Only an admin of every app may create a token for every app.'
+            : `Only an admin of app '${target}' may create its tokens.`,
+          'APP_FORBIDDEN',
+          { app: target },
+        );
+      }
+      if (target !== null && !(await request.server.operatorAccess.apps.find(target))) throw appNotFound(target);
       try {
-        const created = await options.store.create(request.body, {
-          actor: auditActorOf(request, undefined),
-          details: auditIdentityOf(request),
-        });
+        const created = await options.store.create(
+          { ...request.body, app: target },
+          {
+            actor: auditActorOf(request, undefined),
+            details: auditIdentityOf(request),
+          },
+        );
         return reply.code(201).header('cache-control', 'no-store').send(created);
       } catch (error) {
         if (error instanceof OperatorNameTaken) throw new TokenNameTaken(request.body.name);
@@ -78,7 +111,12 @@ export function operatorTokensRoute(app: FastifyInstance, options: OperatorToken
         response: { 200: OperatorTokenList, 401: ErrorBody, 403: ErrorBody },
       },
     },
-    async () => ({ tokens: await options.store.list() }),
+    async (request) => {
+      const tokens = await options.store.list();
+      if (isServerAdmin(request)) return { tokens };
+      const inView = appInViewOf(request);
+      return { tokens: tokens.filter((token) => token.app === inView) };
+    },
   );
   route.delete(
     '/api/operator-tokens/:id',
@@ -93,6 +131,9 @@ export function operatorTokensRoute(app: FastifyInstance, options: OperatorToken
       },
     },
     async (request) => {
+      const found = await options.store.find(request.params.id);
+      // Another app's token is not found, as if it did not exist.
+      if (!found || (!isServerAdmin(request) && found.app !== appInViewOf(request))) throw new TokenNotFound();
       const revoked = await options.store.revoke(request.params.id, {
         actor: auditActorOf(request, undefined),
         details: auditIdentityOf(request),
