@@ -216,6 +216,17 @@ export const ERROR_CATALOGUE = {
     area: 'operators',
     meaning: 'No app has the slug the request names (`ferry-app` header or /api/apps/<slug>/…).',
   },
+  APP_EXISTS: {
+    status: 409,
+    area: 'operators',
+    meaning: 'An app with that slug exists already; slugs are never reused.',
+  },
+  APP_KEYS_UNAVAILABLE: {
+    status: 503,
+    area: 'operators',
+    meaning:
+      "The secret that seals apps' signing keys (APP_KEYS_SECRET) is not configured, or cannot open an app's key: that app can be neither created nor served.",
+  },
   APP_ARCHIVED: {
     status: 409,
     area: 'operators',

@@ -1,4 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { AppRegistry, appKeyVaultOf } from './apps/app-registry.js';
+import { AppStore } from './apps/app-store.js';
 import { operatorAccessPlugin } from './auth/operator-access-plugin.js';
 import { certificatesPlugin } from './certificates/certificates-plugin.js';
 import { describeAreas } from './config/areas.js';
@@ -123,8 +125,11 @@ async function assemble(
     now,
   });
   if (areas.ota && config.updates && config.releaseToken) {
+    // The apps (docs/apps.md): who exists for operator access, and each app's signer for the OTA area.
+    const apps = new AppRegistry(new AppStore(app.database.db), appKeyVaultOf(config.updates), app.log);
     // Before the OTA routes: each names the operator action it needs (auth/operator-access.ts).
     await app.register(operatorAccessPlugin, {
+      apps,
       releaseToken: config.releaseToken,
       publicUrl: config.publicUrl,
       oidc: config.consoleOidc,
@@ -132,6 +137,7 @@ async function assemble(
       now,
     });
     await app.register(otaPlugin, {
+      apps,
       updates: config.updates,
       releaseToken: config.releaseToken,
       limits: config.limits,

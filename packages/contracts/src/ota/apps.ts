@@ -56,6 +56,28 @@ export type CreateAppResponse = z.infer<typeof CreateAppResponse>;
 
 export const AppListResponse = z.object({ apps: z.array(AppView) });
 
+export const AppParams = z.object({ slug: AppSlug }).strict();
+
+/** A key and certificate to import instead of generating one (PEM); `keyId` defaults to `main`. */
+export const ImportedAppKey = z
+  .object({
+    key: z.string().min(1).max(16_384),
+    certificate: z.string().min(1).max(16_384),
+    keyId: z
+      .string()
+      .regex(/^[A-Za-z0-9._:@+-]{1,64}$/)
+      .optional(),
+  })
+  .strict();
+
+export const CreateAppWithKeyRequest = CreateAppRequest.extend({ signingKey: ImportedAppKey.optional() }).strict();
+
+export const RotateAppKeyRequest = z.object({ signingKey: ImportedAppKey.optional() }).strict();
+export const RotateAppKeyResponse = z.object({ app: AppView, certificate: z.string() });
+
+export const CreateAppReleaseTokenRequest = z.object({ name: z.string().trim().min(1).max(80) }).strict();
+export const CreatedAppReleaseToken = z.object({ id: z.string(), name: z.string(), token: z.string() });
+
 /** The path an app's devices ask for manifests on. The default app also keeps /api/updates/manifest. */
 export const appManifestPath = (slug: string): string => `/api/apps/${slug}/manifest`;
 /** The path of the default app's devices from before there were apps; it stays. */

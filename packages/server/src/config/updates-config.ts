@@ -43,6 +43,12 @@ export interface UpdatesConfig {
   patchBases: number;
   /** A patch is offered only up to this fraction of the brotli full bundle (PATCH_MAX_RATIO). */
   patchMaxRatio: number;
+  /**
+   * The key-encryption key that seals the signing keys of apps other than the default one
+   * (APP_KEYS_SECRET or APP_KEYS_SECRET_PATH; apps/app-key-vault.ts). Undefined: such apps can be
+   * neither created nor served (outside production a development secret is made in DATA_DIR/dev).
+   */
+  appKeysSecret: { variable: string; inline?: string; path?: string } | undefined;
 }
 
 /** Enough for V8 to optimise the manifest path, and two passes over the 1,000 tracks a large fleet loads. */
@@ -93,6 +99,8 @@ const UpdatesEnv = z.object({
     .transform(Number)
     .refine((n) => n <= 20, 'PATCH_BASES must be at most 20')
     .optional(),
+  APP_KEYS_SECRET: z.string().min(1).optional(),
+  APP_KEYS_SECRET_PATH: z.string().min(1).optional(),
   PATCH_MAX_RATIO: z
     .string()
     .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'PATCH_MAX_RATIO must be a number from 0 to 1, such as 0.5')
@@ -108,6 +116,14 @@ function pemSource(env: z.infer<typeof UpdatesEnv>, inlineName: 'OTA_SIGNING_KEY
   if (inline && file) throw new ConfigError(`Set either ${inlineName} or ${pathName}, not both`);
   if (inline) return { variable: inlineName, inline: inline.replaceAll('\\n', '\n') };
   if (file) return { variable: pathName, path: file };
+  return undefined;
+}
+
+function appKeysSecretOf(env: z.infer<typeof UpdatesEnv>): UpdatesConfig['appKeysSecret'] {
+  if (env.APP_KEYS_SECRET && env.APP_KEYS_SECRET_PATH)
+    throw new ConfigError('Set either APP_KEYS_SECRET or APP_KEYS_SECRET_PATH, not both');
+  if (env.APP_KEYS_SECRET) return { variable: 'APP_KEYS_SECRET', inline: env.APP_KEYS_SECRET };
+  if (env.APP_KEYS_SECRET_PATH) return { variable: 'APP_KEYS_SECRET_PATH', path: env.APP_KEYS_SECRET_PATH };
   return undefined;
 }
 
@@ -149,5 +165,6 @@ export function loadUpdatesConfig(rawEnv: Env, production: boolean): UpdatesConf
     manifestWarmUpRequests: env.MANIFEST_WARM_UP_REQUESTS ?? MANIFEST_WARM_UP_DEFAULT,
     patchBases: env.PATCH_BASES ?? 3,
     patchMaxRatio: env.PATCH_MAX_RATIO ?? 0.5,
+    appKeysSecret: appKeysSecretOf(env),
   };
 }

@@ -33,6 +33,13 @@ export async function applyUpdatesDevelopmentDefaults(
     notice.createdCodeSigningKey = generated.created;
     notice.codeSigningKeyId = updates.keyId;
   }
+  // The secret that seals other apps' signing keys: made once, kept, like the URL secret below.
+  if (updates && !updates.appKeysSecret) {
+    const secretFile = path.join(devDir, 'app-keys.secret');
+    if (!fs.existsSync(secretFile))
+      fs.writeFileSync(secretFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    updates = { ...updates, appKeysSecret: { variable: 'APP_KEYS_SECRET_PATH', path: secretFile } };
+  }
 
   let objects = config.objects;
   if (objects.store.kind === 'local' && !objects.store.urlSecret) {

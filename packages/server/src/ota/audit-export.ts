@@ -79,8 +79,9 @@ export class AuditExport {
     this.lockTimeoutMs = options.lockTimeoutMs ?? HORIZON_LOCK_TIMEOUT_MS;
   }
 
-  async open(asked: AuditExportQuery): Promise<OpenedExport> {
-    const query = { ...asked, limit: asked.limit ?? AUDIT_EXPORT_DEFAULT_LIMIT };
+  /** The app's events, oldest first (the NDJSON export). */
+  async open(app: string, asked: AuditExportQuery): Promise<OpenedExport> {
+    const query = { ...asked, app, limit: asked.limit ?? AUDIT_EXPORT_DEFAULT_LIMIT };
     const horizon = await this.horizon();
     if (horizon === undefined) return { first: [], rest: empty() };
     let start = query.after ?? 0;
@@ -93,6 +94,7 @@ export class AuditExport {
         .select((eb) => eb.fn.min('seq').as('seq'))
         .where('created_at', '>=', Date.parse(from))
         .where('seq', '<=', horizon)
+        .where('app_id', '=', app)
         .executeTakeFirst();
       if (first?.seq === null || first?.seq === undefined) return { first: [], rest: empty() };
       start = Math.max(start, Number(first.seq) - 1);
@@ -106,10 +108,10 @@ export class AuditExport {
    * indexes of migration 023 share. An event written after the first page is newer than any cursor,
    * so paging on never repeats or skips one of the events that were there when it began.
    */
-  async page(query: AuditExportQuery): Promise<AuditEventPage> {
+  async page(app: string, query: AuditExportQuery): Promise<AuditEventPage> {
     const limit = query.limit ?? AUDIT_PAGE_DEFAULT_LIMIT;
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    let select = filtered(this.database.db.selectFrom('audit_events').selectAll(), query);
+    let select = filtered(this.database.db.selectFrom('audit_events').selectAll(), { ...query, app });
     if (after) {
       select = select.where((eb) => eb(eb.refTuple('created_at', 'seq'), '<', eb.tuple(after.createdAt, after.seq)));
     }
@@ -131,7 +133,7 @@ export class AuditExport {
   }
 
   private async *remaining(
-    query: AuditExportQuery & { limit: number },
+    query: AppAuditQuery & { limit: number },
     horizon: number,
     first: AuditEvent[],
   ): AsyncIterable<AuditEvent[]> {
@@ -148,7 +150,7 @@ export class AuditExport {
     }
   }
 
-  private async batch(query: AuditExportQuery, after: number, horizon: number, size: number): Promise<AuditEvent[]> {
+  private async batch(query: AppAuditQuery, after: number, horizon: number, size: number): Promise<AuditEvent[]> {
     const select = filtered(this.database.db.selectFrom('audit_events').selectAll(), query)
       .where('seq', '>', after)
       .where('seq', '<=', horizon);
@@ -184,12 +186,19 @@ export class AuditExport {
 
 async function* empty(): AsyncIterable<AuditEvent[]> {}
 
-/** The filters both orders take, combined (AND); several types are any of them. */
+/** A query of one app's audit log: another app's events are never read. */
+type AppAuditQuery = AuditExportQuery & { app: string };
+
+/** The filters both orders take, combined (AND), within the app; several types are any of them. */
 function filtered<Q extends SelectQueryBuilder<DatabaseSchema, 'audit_events', Selectable<AuditEventsTable>>>(
   select: Q,
-  query: AuditExportQuery,
+  query: AppAuditQuery,
 ): Q {
-  let narrowed = select as SelectQueryBuilder<DatabaseSchema, 'audit_events', Selectable<AuditEventsTable>>;
+  let narrowed = (select as SelectQueryBuilder<DatabaseSchema, 'audit_events', Selectable<AuditEventsTable>>).where(
+    'app_id',
+    '=',
+    query.app,
+  );
   const from = query.from ?? query.since;
   if (from !== undefined) narrowed = narrowed.where('created_at', '>=', Date.parse(from));
   if (query.to !== undefined) narrowed = narrowed.where('created_at', '<', auditRangeEnd(query.to));

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AppRegistry } from '../apps/app-registry.js';
 import { requireOperatorAction } from '../auth/operator-access.js';
 import type { Config } from '../config/config.js';
 import type { UpdatesConfig } from '../config/updates-config.js';
 import { bearerTokenOf } from '../http/bearer-token.js';
 import { logsRequestLines } from '../http/logger.js';
+import { appsRoutes } from '../routes/api/apps.js';
 import { auditEventsRoute } from '../routes/api/audit-events.js';
 import { consoleApiRoutes } from '../routes/api/console/console-api.js';
 import { assetsRoute } from '../routes/api/updates/assets.js';
@@ -23,7 +25,6 @@ import { rolloutsRoute } from '../routes/api/updates/rollouts.js';
 import { consoleAppRoutes, DEFAULT_CONSOLE_ROOT } from '../routes/console-app.js';
 import type { ServableWithoutDatabase, StartupWork } from '../routes/readiness.js';
 import { createManifestSigner } from '../signing/create-manifest-signer.js';
-import type { ManifestSigner } from '../signing/manifest-signer.js';
 import { type Track, trackOf } from './app-track.js';
 import { AssetUploadService } from './assets/asset-upload-service.js';
 import { AssetUrls } from './assets/asset-urls.js';
@@ -66,11 +67,8 @@ export interface OtaPluginOptions {
   now?: () => Date;
   /** The built release console served at /console/; defaults to the one shipped with the server. */
   consoleRoot?: string;
-  /**
-   * The signers of the apps (apps/app-signers.ts), given the default app's configured one; without
-   * it the server has the default app only.
-   */
-  appSigners?: (defaultSigner: ManifestSigner) => AppSignerSource & { forget?(app: string): void };
+  /** The apps (apps/app-registry.ts): their signers and the admin routes; without it, the default app only. */
+  apps?: AppRegistry;
 }
 
 /** The key a release-endpoint rate limit counts by: the token (hashed, never stored), else the address. */
@@ -89,8 +87,8 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   const store = new KyselyReleaseStore(database, options.now, options.updates.patchBases);
 
   const signer = createManifestSigner(options.updates, app.log);
-  const signers: AppSignerSource & { forget?(app: string): void } =
-    options.appSigners?.(signer) ?? defaultAppSigner(signer);
+  options.apps?.setDefaultSigner(signer);
+  const signers: AppSignerSource = options.apps ?? defaultAppSigner(signer);
   const urls = new AssetUrls(() => options.objects.assetPublicBaseUrl ?? options.objectsBaseUrl());
   const manifests = new ManifestService({
     store,
@@ -117,7 +115,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
             trackEvents.emit({ type: 'track', ...track, origin: 'remote' });
           },
           onApp: (changed) => {
-            signers.forget?.(changed);
+            options.apps?.forget(changed);
             manifests.appChanged(changed);
           },
           onReset: () => {
@@ -256,7 +254,19 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
   };
   releaseRoute(app, { ...admin, bodyLimit: options.limits.releaseBodyBytes });
   baselineFingerprintRoute(app, { service: releases, perMinute: options.limits.baselinePerMinute });
-  codeSigningRoute(app, { signer, perMinute: options.limits.baselinePerMinute });
+  codeSigningRoute(app, { signers, perMinute: options.limits.baselinePerMinute });
+  if (options.apps) {
+    const registry = options.apps;
+    appsRoutes(app, {
+      registry,
+      perMinute: options.limits.releasePerMinute,
+      onAppChanged: (slug) => {
+        registry.forget(slug);
+        manifests.appChanged(slug);
+        notifications?.announceApp(slug);
+      },
+    });
+  }
   manifestRoute(app, { service: manifests, reports, metrics: app.metrics });
   // Request lines are logged at debug (http-plugin.ts): then every request goes through Fastify.
   const logsRequests = () => logsRequestLines(app.log);

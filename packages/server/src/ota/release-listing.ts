@@ -95,7 +95,8 @@ export class ReleaseListing {
     private readonly patches?: (launchHashes: string[]) => Promise<Map<string, BundlePatch[]>>,
   ) {}
 
-  async list(query: ReleaseListQuery): Promise<ReleaseListResponse> {
+  /** The app's releases, newest first, filtered and paged. */
+  async list(app: string, query: ReleaseListQuery): Promise<ReleaseListResponse> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     // Counted in the database: a release may list thousands of assets, and only their number is shown.
     const assetCount =
@@ -121,6 +122,7 @@ export class ReleaseListing {
         'rollouts.state as rollout_state',
         'rollouts.reason as rollout_reason',
       ]);
+    select = select.where('app_id', '=', app);
     if (query.channel) select = select.where('channel', '=', query.channel);
     if (query.platform) select = select.where('platform', '=', query.platform);
     if (query.runtimeVersion) select = select.where('runtime_version', '=', query.runtimeVersion);

@@ -36,6 +36,7 @@ export const guardBlockAudit =
           fingerprint: block.fingerprint,
         }),
         created_at: now().getTime(),
+        app_id: block.track.app,
       })
       .execute()
       .catch((error: unknown) => log.warn({ err: error, track: block.track }, 'could not audit a guard block'));

@@ -3,7 +3,7 @@ import { type AuditEvent, AuditEventPage, AuditExportQuery, ErrorBody, NDJSON_ME
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireOperatorAction } from '../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../auth/operator-access.js';
 import type { AuditExport, OpenedExport } from '../../ota/audit-export.js';
 
 export interface AuditEventsRouteOptions {
@@ -58,12 +58,12 @@ export function auditEventsRoute(app: FastifyInstance, options: AuditEventsRoute
     },
     async (request, reply) => {
       if (request.query.order === 'newest') {
-        const page = await options.audit.page(request.query);
+        const page = await options.audit.page(appInViewOf(request), request.query);
         reply.type('application/json; charset=utf-8').header('cache-control', 'no-store');
         // Serialized here: the 200 declares two bodies, and this one is checked by its type.
         return (reply as FastifyReply).send(JSON.stringify(page satisfies AuditEventPage));
       }
-      const opened = await options.audit.open(request.query);
+      const opened = await options.audit.open(appInViewOf(request), request.query);
       reply.type(`${NDJSON_MEDIA_TYPE}; charset=utf-8`).header('cache-control', 'no-store');
       // A stream: the 200's declared schema describes it, Fastify never serializes it.
       const body: unknown = Readable.from(ndjson(opened), { objectMode: false });

@@ -1,13 +1,17 @@
 import {
+  AppSlug,
   CODE_SIGNING_ALGORITHM,
   CodeSigningQuery,
   CodeSigningResponse,
   codeSigningProofBody,
+  DEFAULT_APP,
   ErrorBody,
 } from '@ferry/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ManifestSigner } from '../../../signing/manifest-signer.js';
+import { z } from 'zod';
+import { appNotFound } from '../../../auth/operator-access.js';
+import type { AppSignerSource } from '../../../ota/manifest/manifest-service.js';
 
 /**
  * Unauthenticated, like the manifest: the certificate is public (every app embeds it), and the proof
@@ -15,7 +19,36 @@ import type { ManifestSigner } from '../../../signing/manifest-signer.js';
  * or a directive. Rate-limited per address, as the baseline endpoint is: each answer is one RSA
  * signature.
  */
-export function codeSigningRoute(app: FastifyInstance, options: { signer: ManifestSigner; perMinute: number }): void {
+export function codeSigningRoute(app: FastifyInstance, options: { signers: AppSignerSource; perMinute: number }): void {
+  const answer = async (slug: string, nonce: string) => {
+    const signer = await options.signers.load(slug);
+    if (!signer) throw appNotFound(slug);
+    const body = codeSigningProofBody(nonce);
+    return {
+      keyId: signer.keyId,
+      alg: CODE_SIGNING_ALGORITHM,
+      certificate: signer.certificatePem,
+      proof: { body, signature: signer.signatureHeader(Buffer.from(body, 'utf8')) },
+    };
+  };
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/apps/:app/code-signing',
+    {
+      config: { rateLimit: { max: options.perMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary: "An app's code-signing certificate and key id, and a signature over a nonce",
+        description: 'As /api/updates/code-signing, for the app the path names (docs/apps.md).',
+        tags: ['updates'],
+        params: z.object({ app: AppSlug }),
+        querystring: CodeSigningQuery,
+        response: { 200: CodeSigningResponse, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return answer(request.params.app, request.query.nonce);
+    },
+  );
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/updates/code-signing',
     {
@@ -32,14 +65,8 @@ export function codeSigningRoute(app: FastifyInstance, options: { signer: Manife
       },
     },
     async (request, reply) => {
-      const body = codeSigningProofBody(request.query.nonce);
       reply.header('cache-control', 'no-store');
-      return {
-        keyId: options.signer.keyId,
-        alg: CODE_SIGNING_ALGORITHM,
-        certificate: options.signer.certificatePem,
-        proof: { body, signature: options.signer.signatureHeader(Buffer.from(body, 'utf8')) },
-      };
+      return answer(DEFAULT_APP, request.query.nonce);
     },
   );
 }

@@ -1,7 +1,7 @@
 import { ErrorBody, ReleaseListQuery, ReleaseListResponse } from '@ferry/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireOperatorAction } from '../../../auth/operator-access.js';
+import { appInViewOf, requireOperatorAction } from '../../../auth/operator-access.js';
 import type { ReleaseListing } from '../../../ota/release-listing.js';
 
 export interface ReleasesRouteOptions {
@@ -29,6 +29,6 @@ export function releasesRoute(app: FastifyInstance, options: ReleasesRouteOption
         response: { 200: ReleaseListResponse, 400: ErrorBody, 401: ErrorBody },
       },
     },
-    async (request) => options.listing.list(request.query),
+    async (request) => options.listing.list(appInViewOf(request), request.query),
   );
 }
