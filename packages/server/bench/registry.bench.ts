@@ -59,10 +59,11 @@ async function measure(engine: EngineName, database: Database, rows: string) {
   const store = new KyselyReleaseStore(database);
   const service = new ReleaseService({ store, log: pino({ level: 'silent' }) });
   // Warm-up, so neither stage is measured with cold caches or an unprepared connection pool.
-  await timeEach(300, (i) => store.newest(trackOf(i)));
-  const lookup = await timeEach(LOOKUPS, (i) => store.newest(trackOf((i * 7919) % TRACKS)));
+  await timeEach(300, (i) => store.newest({ ...trackOf(i), app: 'default' }));
+  const lookup = await timeEach(LOOKUPS, (i) => store.newest({ ...trackOf((i * 7919) % TRACKS), app: 'default' }));
   const insert = await timeEach(INSERTS, (i) =>
     service.publish(
+      'default',
       ReleasePayload.parse(releasePayload({ ...trackOf((i * 104729) % TRACKS), fingerprint: FINGERPRINT })),
       'bench',
     ),

@@ -9,7 +9,7 @@ import { AssetUrls } from '../../src/ota/assets/asset-urls.js';
 import { manifestAnswer } from '../../src/ota/manifest/manifest-decision.js';
 import { pickHeaders } from '../../src/ota/manifest/manifest-headers.js';
 import { negotiateManifestFormat, parseManifestRequest } from '../../src/ota/manifest/manifest-request.js';
-import { ManifestService } from '../../src/ota/manifest/manifest-service.js';
+import { defaultAppSigner, ManifestService } from '../../src/ota/manifest/manifest-service.js';
 import { NodeManifestSigner } from '../../src/signing/manifest-signer.js';
 import { watchLoopBlocking } from '../support/loop-blocking.js';
 import { releasePayload, storeAssets } from '../support/releases.js';
@@ -37,7 +37,7 @@ async function heapAfterGc(): Promise<number> {
   return v8.getHeapStatistics().used_heap_size;
 }
 
-const track = { channel: 'production', platform: 'ios', runtimeVersion: '34.2.0' } as const;
+const track = { app: 'default', channel: 'production', platform: 'ios', runtimeVersion: '34.2.0' } as const;
 const headersOf = (currentUpdateId: string) => ({
   'expo-protocol-version': '1',
   'expo-platform': track.platform,
@@ -76,7 +76,7 @@ describe("a million devices with distinct current update ids (in process, the fa
       saveDirectiveSignatures: async () => {},
       timelinesOfRecentTracks: async () => [],
     },
-    signer,
+    signers: defaultAppSigner(signer),
     urls: new AssetUrls(() => 'https://cdn.test/ota'),
     log: pino({ level: 'silent' }),
     ttlMs: 3_600_000,
@@ -85,11 +85,11 @@ describe("a million devices with distinct current update ids (in process, the fa
   /** What the fast path runs for one request, up to the answer it would write. */
   function answer(currentUpdateId: string) {
     const picked = pickHeaders(Object.entries(headersOf(currentUpdateId)).flat());
-    const parsed = parseManifestRequest(picked, service.cachedTrack);
+    const parsed = parseManifestRequest(picked, 'default', service.cachedTrack);
     if (!parsed.ok) throw new Error(parsed.message);
     if (!parsed.found) throw new Error('the track is not cached');
     const format = negotiateManifestFormat(picked.get('accept'))!;
-    const answered = manifestAnswer(parsed.found, parsed, format, service.upToDate);
+    const answered = manifestAnswer(parsed.found, parsed, format, service.upToDateOf('default')!);
     if (answered?.status !== 200) throw new Error('no answer');
   }
 

@@ -7,7 +7,7 @@ import { type Database, openMigratedDatabase } from '../../src/storage/database.
 import { createTestDatabase, describeEachEngine, type TestDatabase } from '../support/engines.js';
 import { hashOf } from '../support/releases.js';
 
-const track = { channel: 'production', platform: 'android', runtimeVersion: '3.0.0(30)' } as const;
+const track = { app: 'default', channel: 'production', platform: 'android', runtimeVersion: '3.0.0(30)' } as const;
 const newRelease = (createdAt: Date, fingerprint = 'fp'): NewRelease => ({
   id: randomUUID(),
   ...track,
@@ -76,7 +76,7 @@ describeEachEngine('ReleaseStore contract', (engine) => {
       ],
     };
     await store.withTrackLock(track, (locked) => locked.insert(release));
-    const stored = await store.findById(release.id);
+    const stored = await store.findById('default', release.id);
     expect(stored).toEqual({ ...release, createdAt: '2026-02-03T04:05:06.789Z' });
   });
 

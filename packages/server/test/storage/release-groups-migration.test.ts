@@ -104,7 +104,7 @@ describeEachEngine('migrations 022 and 023: release groups, audit paging', (engi
       );
       const store = new KyselyReleaseStore(opened);
       for (const row of old) {
-        expect(await store.findById(row.id)).toMatchObject({
+        expect(await store.findById('default', row.id)).toMatchObject({
           id: row.id,
           platform: row.platform,
           runtimeVersion: row.runtime_version,
@@ -112,7 +112,7 @@ describeEachEngine('migrations 022 and 023: release groups, audit paging', (engi
           groupId: null,
         });
       }
-      const listed = await new ReleaseListing(opened).list({ limit: 10 });
+      const listed = await new ReleaseListing(opened).list('default', { limit: 10 });
       expect(listed.releases.map((release) => [release.id, release.groupId])).toEqual([
         [old[1]!.id, null],
         [old[0]!.id, null],
@@ -138,12 +138,16 @@ describeEachEngine('migrations 022 and 023: release groups, audit paging', (engi
           .values({ ...releaseRow('ios', '1.1.0(5)', T0 + 4), group_id: groupId })
           .execute(),
       ).rejects.toThrow(/unique|duplicate/i);
-      expect((await store.group(groupId)).map((release) => release.platform)).toEqual(['ios', 'android']);
+      expect((await store.group('default', groupId)).map((release) => release.platform)).toEqual(['ios', 'android']);
 
       // The events read back newest first over the new indexes.
-      const page = await new AuditExport(opened).page({ order: 'newest', limit: 2 });
+      const page = await new AuditExport(opened).page('default', { order: 'newest', limit: 2 });
       expect(page.events.map((event) => event.type)).toEqual(['guard.bypassed', 'release.created']);
-      const rest = await new AuditExport(opened).page({ order: 'newest', limit: 2, cursor: page.nextCursor! });
+      const rest = await new AuditExport(opened).page('default', {
+        order: 'newest',
+        limit: 2,
+        cursor: page.nextCursor!,
+      });
       expect(rest).toMatchObject({ events: [{ type: 'release.created' }], nextCursor: null });
     });
   });

@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { DEFAULT_APP } from '@ferry/contracts';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { HANG_GUARD_MS } from '../../../../test/support/hang-guard.cjs';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
+import type { Track } from '../../src/ota/app-track.js';
 import { type AssetOwner, AssetUrls } from '../../src/ota/assets/asset-urls.js';
 import { KyselyReleaseStore } from '../../src/ota/kysely-release-store.js';
 import type { ReleaseStore } from '../../src/ota/release-store.js';
@@ -58,12 +60,15 @@ export interface TestServer {
   dataDir: string;
   /** The code-signing certificate of TEST_SIGNING, which manifests are signed with by default. */
   certificatePem: string;
-  /** The release records, read the way the OTA area reads them (over the server's own database). */
-  releaseStore: ReleaseStore;
+  /**
+   * The default app's release records, read the way the OTA area reads them (over the server's own
+   * database): tracks and ids without an app are the default app's, as every client's were before apps.
+   */
+  releaseStore: DefaultAppReleases;
   /** fetch against the server with the release token set. */
   authed(path: string, init?: RequestInit): Promise<Response>;
   /** Where this server sends devices for a release's asset (a release stores no URL). */
-  assetUrl(owner: AssetOwner, hash: string): string;
+  assetUrl(owner: Omit<AssetOwner, 'app'> & { app?: string }, hash: string): string;
   /**
    * Removes the undeclared answers with this status from what close() reports, and returns them:
    * for a test that provokes one on purpose (an injected fault's 500), which it then asserts.
@@ -71,6 +76,27 @@ export interface TestServer {
   takeUndeclared(status: number): UndeclaredAnswer[];
   close(): Promise<void>;
 }
+
+type TrackOfDefaultApp = Omit<Track, 'app'>;
+
+/** A release store's reads, for the default app. */
+export interface DefaultAppReleases {
+  newest(track: TrackOfDefaultApp): ReturnType<ReleaseStore['newest']>;
+  timeline(track: TrackOfDefaultApp): ReturnType<ReleaseStore['timeline']>;
+  list(track: TrackOfDefaultApp, limit: number): ReturnType<ReleaseStore['list']>;
+  findById(id: string): ReturnType<ReleaseStore['findById']>;
+  rollout: ReleaseStore['rollout'];
+  count: ReleaseStore['count'];
+}
+
+export const defaultAppReleases = (store: ReleaseStore): DefaultAppReleases => ({
+  newest: (track) => store.newest({ ...track, app: DEFAULT_APP }),
+  timeline: (track) => store.timeline({ ...track, app: DEFAULT_APP }),
+  list: (track, limit) => store.list({ ...track, app: DEFAULT_APP }, limit),
+  findById: (id) => store.findById(DEFAULT_APP, id),
+  rollout: (id) => store.rollout(id),
+  count: () => store.count(),
+});
 
 export interface TestServerOptions {
   env?: Record<string, string>;
@@ -133,8 +159,8 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     database,
     dataDir: config.dataDir,
     certificatePem: TEST_SIGNING.certificatePem,
-    releaseStore: new KyselyReleaseStore(app.database),
-    assetUrl: (owner, hash) => assetUrls.of(owner, hash),
+    releaseStore: defaultAppReleases(new KyselyReleaseStore(app.database)),
+    assetUrl: (owner, hash) => assetUrls.of({ app: DEFAULT_APP, ...owner }, hash),
     takeUndeclared: (status) => {
       const taken = undeclared.filter((answer) => answer.status === status);
       undeclared.splice(0, undeclared.length, ...undeclared.filter((answer) => answer.status !== status));

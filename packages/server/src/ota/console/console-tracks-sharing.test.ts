@@ -16,18 +16,18 @@ function readsWithCountedLoads() {
 describe('ConsoleReads.tracks, shared by open consoles', () => {
   it('answers consoles asking at the same time, and right after, from one read', async () => {
     const { reads, loads } = readsWithCountedLoads();
-    const answers = await Promise.all(Array.from({ length: 5 }, () => reads.tracks()));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => reads.tracks('default')));
     expect(loads()).toBe(1);
     expect(new Set(answers).size).toBe(1);
-    await reads.tracks();
+    await reads.tracks('default');
     expect(loads()).toBe(1);
   });
 
   it('reads again at once after a track changed', async () => {
     const { reads, loads } = readsWithCountedLoads();
-    await reads.tracks();
+    await reads.tracks('default');
     reads.forgetTracks();
-    expect(await reads.tracks()).toEqual([{ load: 2 }]);
+    expect(await reads.tracks('default')).toEqual([{ load: 2 }]);
     expect(loads()).toBe(2);
   });
 
@@ -35,9 +35,9 @@ describe('ConsoleReads.tracks, shared by open consoles', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     try {
       const { reads, loads } = readsWithCountedLoads();
-      await reads.tracks();
+      await reads.tracks('default');
       vi.advanceTimersByTime(2001);
-      await reads.tracks();
+      await reads.tracks('default');
       expect(loads()).toBe(2);
     } finally {
       vi.useRealTimers();
@@ -50,8 +50,8 @@ describe('ConsoleReads.tracks, shared by open consoles', () => {
       .spyOn(reads as unknown as { readTracks: () => Promise<unknown[]> }, 'readTracks')
       .mockRejectedValueOnce(new Error('database unavailable'))
       .mockResolvedValueOnce([]);
-    await expect(reads.tracks()).rejects.toThrow('database unavailable');
-    expect(await reads.tracks()).toEqual([]);
+    await expect(reads.tracks('default')).rejects.toThrow('database unavailable');
+    expect(await reads.tracks('default')).toEqual([]);
     expect(load).toHaveBeenCalledTimes(2);
   });
 });

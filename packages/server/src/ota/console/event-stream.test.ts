@@ -39,8 +39,8 @@ describe('ConsoleEventStreams', () => {
     streams.attach(b as unknown as ServerResponse);
     expect(a.status).toBe(200);
     expect(a.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-    events.emit({ type: 'track', ...track, origin: 'remote' });
-    expect(a.text).toContain(formatEvent({ type: 'track', ...track, origin: 'remote' }));
+    events.emit({ type: 'track', app: 'default', ...track, origin: 'remote' });
+    expect(a.text).toContain(formatEvent({ type: 'track', app: 'default', ...track, origin: 'remote' }));
     expect(b.text).toContain('event: track\ndata: {"type":"track"');
 
     b.emit('close');

@@ -57,6 +57,7 @@ const release = (id: string, n: number[], createdAt: number, rolloutState: Rollo
   snapshot: {
     id,
     channel: 'production',
+    app: 'default',
     platform: 'ios',
     runtimeVersion: '1.0.0(1)',
     createdAt,
@@ -64,7 +65,7 @@ const release = (id: string, n: number[], createdAt: number, rolloutState: Rollo
     rolloutState,
     rolloutUpdatedAt: rolloutState ? 1 : null,
   } satisfies ReleaseSnapshot,
-  assets: { id, channel: 'production', runtimeVersion: '1.0.0(1)', hashes: n.map(hash) },
+  assets: { id, app: 'default', channel: 'production', runtimeVersion: '1.0.0(1)', hashes: n.map(hash) },
 });
 
 class MemoryReleases {
@@ -78,7 +79,7 @@ class MemoryReleases {
       assetsOf: async (ids: readonly string[]) =>
         this.releasesList.filter((r) => ids.includes(r.snapshot.id)).map((r) => r.assets),
       changedSince: async () => this.recent,
-      audit: async (event: GcAuditEvent) => {
+      audit: async (_app: string, event: GcAuditEvent) => {
         this.audits.push(event);
       },
     };
@@ -141,7 +142,7 @@ describe('AssetCollector', () => {
       graceSeconds: 3600,
       log: pino({ level: 'silent' }),
       now: () => new Date(NOW),
-    }).collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    }).collect('default', { keepPerTrack: 1, dryRun: false }, 'ci');
     expect(objects.deleted).toEqual([keyOf(1)]);
     expect(seenWhenDeleted).toEqual([[`pending ${keyOf(1)}`]]);
     expect(deletions.events).toEqual([`pending ${keyOf(1)}`, `done ${keyOf(1)}`, 'released']);
@@ -154,9 +155,11 @@ describe('AssetCollector', () => {
     const deletions = new MemoryDeletions();
     deletions.claimRefused = true;
     const collector = collectorOf(releases, objects, deletions);
-    await expect(collector.collect({ keepPerTrack: 1, dryRun: false }, 'ci')).rejects.toBeInstanceOf(GcInProgress);
+    await expect(collector.collect('default', { keepPerTrack: 1, dryRun: false }, 'ci')).rejects.toBeInstanceOf(
+      GcInProgress,
+    );
     expect(objects.deleted).toEqual([]);
-    const dry = await collector.collect({ keepPerTrack: 1, dryRun: true }, 'ci');
+    const dry = await collector.collect('default', { keepPerTrack: 1, dryRun: true }, 'ci');
     expect(dry.collected.assets).toBe(1);
     expect(deletions.events).toEqual([]);
   });
@@ -167,7 +170,11 @@ describe('AssetCollector', () => {
     const objects = new MemoryObjects().add(keyOf(1)).add(keyOf(2));
     const deletions = new MemoryDeletions();
     deletions.mayDelete = false;
-    const answer = await collectorOf(releases, objects, deletions).collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    const answer = await collectorOf(releases, objects, deletions).collect(
+      'default',
+      { keepPerTrack: 1, dryRun: false },
+      'ci',
+    );
     expect(objects.deleted).toEqual([]);
     expect(answer.failed.objects).toBe(1);
     expect(deletions.events).toEqual([`pending ${keyOf(1)}`, `done ${keyOf(1)}`, 'released']);
@@ -181,7 +188,7 @@ describe('AssetCollector', () => {
     objects.onFirstListed = () => {
       releases.recent = [{ ...release('r3', [1, 3], 3).assets, rolloutUpdatedAt: null }];
     };
-    const answer = await collectorOf(releases, objects).collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    const answer = await collectorOf(releases, objects).collect('default', { keepPerTrack: 1, dryRun: false }, 'ci');
     expect(objects.deleted.sort()).toEqual([formOf(2), keyOf(2)].sort());
     expect(objects.objects.has(keyOf(1))).toBe(true);
     expect(objects.objects.has(formOf(1))).toBe(true);
@@ -201,7 +208,7 @@ describe('AssetCollector', () => {
         { ...reverted.assets, rolloutUpdatedAt: 99 },
       ];
     };
-    await collectorOf(releases, objects).collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    await collectorOf(releases, objects).collect('default', { keepPerTrack: 1, dryRun: false }, 'ci');
     expect(objects.deleted).toEqual([keyOf(2)]);
   });
 
@@ -215,7 +222,7 @@ describe('AssetCollector', () => {
       .add(formOf(1))
       .add(formOf(2));
     objects.refuse.add(keyOf(1));
-    const answer = await collectorOf(releases, objects).collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    const answer = await collectorOf(releases, objects).collect('default', { keepPerTrack: 1, dryRun: false }, 'ci');
     expect(answer.failed).toEqual({ objects: 1, bytes: 10 });
     expect(objects.deleted.sort()).toEqual([formOf(2), keyOf(2)].sort());
     expect(objects.objects.has(formOf(1))).toBe(true);
@@ -226,7 +233,7 @@ describe('AssetCollector', () => {
     const releases = new MemoryReleases();
     releases.releasesList = [release('r1', [1], 1), release('r2', [2], 2)];
     const objects = new MemoryObjects().add(keyOf(1)).add(keyOf(2)).add(formOf(1, 'gzip'));
-    const answer = await collectorOf(releases, objects).collect({ keepPerTrack: 1, dryRun: true }, 'ci');
+    const answer = await collectorOf(releases, objects).collect('default', { keepPerTrack: 1, dryRun: true }, 'ci');
     expect(answer.collected).toMatchObject({ objects: 2, assets: 1, encodedForms: 1 });
     expect(answer.sample.sort()).toEqual([formOf(1, 'gzip'), keyOf(1)].sort());
     expect(objects.deleted).toEqual([]);
@@ -242,7 +249,7 @@ describe('AssetCollector', () => {
       .add('updates/production/1.0.0(1)/assets/not-a-hash')
       .add('encoded/br/etag/certificates/u/1.pdf')
       .add('certificates/u/1.pdf');
-    await collectorOf(releases, objects).collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    await collectorOf(releases, objects).collect('default', { keepPerTrack: 1, dryRun: false }, 'ci');
     expect(objects.deleted).toEqual([]);
   });
 
@@ -252,7 +259,7 @@ describe('AssetCollector', () => {
     const objects = new MemoryObjects().add(keyOf(1));
     objects.failListing = true;
     await expect(
-      collectorOf(releases, objects).collect({ keepPerTrack: 1, dryRun: false }, 'ci'),
+      collectorOf(releases, objects).collect('default', { keepPerTrack: 1, dryRun: false }, 'ci'),
     ).rejects.toBeInstanceOf(DependencyUnavailable);
     expect(objects.deleted).toEqual([]);
   });
@@ -264,13 +271,15 @@ describe('AssetCollector', () => {
     let resume: () => void = () => {};
     objects.onFirstListed = () => new Promise<void>((resolve) => (resume = resolve));
     const collector = collectorOf(releases, objects);
-    const first = collector.collect({ keepPerTrack: 1, dryRun: false }, 'ci');
+    const first = collector.collect('default', { keepPerTrack: 1, dryRun: false }, 'ci');
     await expect.poll(() => objects.onFirstListed).toBeUndefined();
-    await expect(collector.collect({ keepPerTrack: 1, dryRun: true }, 'ci')).rejects.toBeInstanceOf(GcInProgress);
+    await expect(collector.collect('default', { keepPerTrack: 1, dryRun: true }, 'ci')).rejects.toBeInstanceOf(
+      GcInProgress,
+    );
     resume();
     expect((await first).collected.assets).toBe(1);
     // Once it finished, the next one may run.
-    expect((await collector.collect({ keepPerTrack: 1, dryRun: true }, 'ci')).collected.objects).toBe(0);
+    expect((await collector.collect('default', { keepPerTrack: 1, dryRun: true }, 'ci')).collected.objects).toBe(0);
   });
 
   it.each([

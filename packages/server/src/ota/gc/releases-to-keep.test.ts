@@ -14,6 +14,7 @@ const track = (spec: string, over: Partial<ReleaseForGc> = {}): ReleaseForGc[] =
       const [id, state] = entry.split(':') as [string, string];
       return {
         id,
+        app: 'default',
         channel: 'production',
         platform: 'ios',
         runtimeVersion: '1.0.0(1)',
@@ -110,18 +111,20 @@ describe('releasesToKeep', () => {
     expect(kept(track(releases), keep)).toEqual(expected);
   });
 
-  it('decides per track: channel, platform and runtimeVersion each make a track of their own', () => {
+  it('decides per track: app, channel, platform and runtimeVersion each make a track of their own', () => {
     const releases = [
       ...track('a:- b:-'),
       ...track('c:- d:-', { platform: 'android' }),
       ...track('e:- f:-', { channel: 'development' }),
       ...track('g:- h:-', { runtimeVersion: '1.0.0(2)' }),
+      ...track('i:- j:-', { app: 'shop' }),
     ];
     expect(kept(releases, 1)).toEqual([
       'b: head,fallback,recent',
       'd: head,fallback,recent',
       'f: head,fallback,recent',
       'h: head,fallback,recent',
+      'j: head,fallback,recent',
     ]);
   });
 

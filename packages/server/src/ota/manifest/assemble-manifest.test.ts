@@ -29,6 +29,7 @@ const release = (over: Partial<Release> = {}): Release => ({
   metadata: { commit: 'abc', branch: 'main', actor: 'alice', runId: '9', fingerprint: 'fp' },
   createdAt: '2026-01-02T03:04:05.006Z',
   groupId: null,
+  app: 'default',
   ...over,
 });
 

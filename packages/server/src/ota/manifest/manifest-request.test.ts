@@ -14,7 +14,7 @@ type Headers = IncomingHttpHeaders | Record<string, string>;
 /** The keys the parses below looked their track up by, newest last. */
 const lookedUp: string[] = [];
 const parseManifestRequest = <T>(headers: Headers, lookup?: (key: string) => T | undefined) =>
-  request.parseManifestRequest(pickHeadersOf(headers), (key) => {
+  request.parseManifestRequest(pickHeadersOf(headers), 'default', (key) => {
     lookedUp.push(key);
     return lookup?.(key);
   });

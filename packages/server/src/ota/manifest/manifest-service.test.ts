@@ -9,7 +9,7 @@ import { rolloutBucket } from '../rollout/rollout-bucket.js';
 import type { HeadRollout } from '../rollout/track-timeline.js';
 import type { ManifestAnswer } from './manifest-answer.js';
 import { manifestAnswer, type TrackEntry } from './manifest-decision.js';
-import { ManifestService } from './manifest-service.js';
+import { defaultAppSigner, ManifestService } from './manifest-service.js';
 import type { ManifestSignature } from './release-signatures.js';
 
 const ID = '5b0c4f8e-3d7a-4b8e-9f59-1c2d3e4f5a6b';
@@ -36,6 +36,7 @@ describe('ManifestService.releasePublished', () => {
       metadata: {},
       createdAt: '2026-11-24T00:00:00.000Z',
       groupId: null,
+      app: 'default',
     } as Release;
     const saved: ManifestSignature[] = [];
     const service = new ManifestService({
@@ -51,15 +52,22 @@ describe('ManifestService.releasePublished', () => {
         saveDirectiveSignatures: async () => {},
         timelinesOfRecentTracks: async () => [],
       },
-      signer,
+      signers: defaultAppSigner(signer),
       urls: new AssetUrls(() => 'https://cdn.test/ota'),
       log: pino({ level: 'silent' }),
       ttlMs: 60_000,
     });
     service.releasePublished(published, []);
-    const track = await service.track({ channel: 'production', platform: 'ios', runtimeVersion: '1' });
+    const track = await service.track({ app: 'default', channel: 'production', platform: 'ios', runtimeVersion: '1' });
     expect(
-      servedId(manifestAnswer(track, { ns: 'expo', request: {}, clientId: undefined }, 'multipart', service.upToDate)),
+      servedId(
+        manifestAnswer(
+          track,
+          { ns: 'expo', request: {}, clientId: undefined },
+          'multipart',
+          service.upToDateOf('default')!,
+        ),
+      ),
     ).toBe(ID);
     expect(saved.map((signed) => signed.namespace).sort()).toEqual(['expo', 'ota']);
   });
@@ -81,31 +89,33 @@ describe('ManifestService: the tracks in memory', () => {
       metadata: {},
       createdAt: '2026-11-26T00:00:00.000Z',
       groupId: null,
+      app: 'default',
     }) as Release;
   const serviceWith = (timeline: () => { head?: Release; fallback?: Release; rollout?: HeadRollout }) => {
     const service: ManifestService = new ManifestService({
       store: {
         timeline: async () => {
           const { head, fallback, rollout } = timeline();
-          const stored = (release: Release | undefined) =>
-            release && { kind: 'release' as const, release, signatures: service.sign(release) };
-          return { head: stored(head), rollout, fallback: stored(fallback) };
+          const stored = async (release: Release | undefined) =>
+            release && { kind: 'release' as const, release, signatures: await service.sign(release) };
+          return { head: await stored(head), rollout, fallback: await stored(fallback) };
         },
         saveSignatures: async () => {},
         saveDirectiveSignatures: async () => {},
         timelinesOfRecentTracks: async () => [],
       },
-      signer,
+      signers: defaultAppSigner(signer),
       urls: new AssetUrls(() => 'https://cdn.test/ota'),
       log: pino({ level: 'silent' }),
       ttlMs: 60_000,
     });
     return service;
   };
-  const trackKey = 'production\nios\nremembered';
-  const track = { channel: 'production', platform: 'ios', runtimeVersion: 'remembered' } as const;
+  const trackKey = 'default\nproduction\nios\nremembered';
+  const track = { app: 'default', channel: 'production', platform: 'ios', runtimeVersion: 'remembered' } as const;
   const answer = (service: ManifestService, found: TrackEntry | undefined, clientId?: string) =>
-    found && servedId(manifestAnswer(found, { ns: 'expo', request: {}, clientId }, 'multipart', service.upToDate));
+    found &&
+    servedId(manifestAnswer(found, { ns: 'expo', request: {}, clientId }, 'multipart', service.upToDateOf('default')!));
   const A = '0a0a0a0a-0000-4000-8000-00000000000a';
   const B = '0b0b0b0b-0000-4000-8000-00000000000b';
 
@@ -113,10 +123,10 @@ describe('ManifestService: the tracks in memory', () => {
     const service = serviceWith(() => ({}));
     expect(service.cachedTrack(trackKey)).toBeUndefined();
     const a = releaseOf(A);
-    service.releasePublished(a, service.sign(a));
+    service.releasePublished(a, await service.sign(a));
     expect(answer(service, service.cachedTrack(trackKey))).toBe(A);
     const b = releaseOf(B);
-    service.releasePublished(b, service.sign(b));
+    service.releasePublished(b, await service.sign(b));
     expect(answer(service, service.cachedTrack(trackKey))).toBe(B);
     service.trackChanged(b);
     expect(service.cachedTrack(trackKey)).toBeUndefined();

@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { type WarmedTrack, warmUpHeaders, warmUpManifestPath } from './manifest-warm-up.js';
 
 const tracks: WarmedTrack[] = [
-  { track: { platform: 'ios', runtimeVersion: '1.0.0', channel: 'production' }, headId: 'head-a' },
-  { track: { platform: 'android', runtimeVersion: '2.0.0', channel: 'development' }, headId: 'head-b' },
+  { track: { app: 'default', platform: 'ios', runtimeVersion: '1.0.0', channel: 'production' }, headId: 'head-a' },
+  { track: { app: 'default', platform: 'android', runtimeVersion: '2.0.0', channel: 'development' }, headId: 'head-b' },
 ];
 const EMBEDDED = 'embedded-of-the-warm-up';
 

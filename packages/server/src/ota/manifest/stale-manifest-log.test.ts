@@ -3,7 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Track } from '../app-track.js';
 import { StaleManifestLog } from './stale-manifest-log.js';
 
-const track = (runtimeVersion: string): Track => ({ channel: 'production', platform: 'ios', runtimeVersion });
+const track = (runtimeVersion: string): Track => ({
+  app: 'default',
+  channel: 'production',
+  platform: 'ios',
+  runtimeVersion,
+});
 const down = new Error('connect ECONNREFUSED');
 
 function staleLog() {

@@ -20,7 +20,7 @@ function fakeStore(known: string[] = [RELEASE]) {
   const failures: FailureReport[] = [];
   let writes = 0;
   const store: ReportStore = {
-    knownReleases: async (ids) => new Set(ids.filter((id) => known.includes(id))),
+    knownReleases: async (ids) => new Map(ids.filter((id) => known.includes(id)).map((id) => [id, 'default'])),
     recordChecks: async (rows) => {
       writes++;
       checks.push(...rows);

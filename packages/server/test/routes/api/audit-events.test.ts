@@ -344,7 +344,7 @@ describeEachEngine('GET /api/audit-events and transactions still in flight', (en
           [randomUUID(), Date.now()],
         );
         const exporter = new AuditExport(server.app.database, { lockTimeoutMs: 50 });
-        const refused = await exporter.open({ order: 'oldest', limit: 10 }).catch((error: unknown) => error);
+        const refused = await exporter.open('default', { order: 'oldest', limit: 10 }).catch((error: unknown) => error);
         expect(refused).toBeInstanceOf(AuditBusy);
         expect(refused).toMatchObject({ kind: 'unavailable', code: 'UNAVAILABLE', retryAfterSeconds: 1 });
       } finally {
@@ -353,7 +353,7 @@ describeEachEngine('GET /api/audit-events and transactions still in flight', (en
       }
       // The writer gone, the same export answers.
       await expect(
-        new AuditExport(server.app.database, { lockTimeoutMs: 50 }).open({ order: 'oldest', limit: 10 }),
+        new AuditExport(server.app.database, { lockTimeoutMs: 50 }).open('default', { order: 'oldest', limit: 10 }),
       ).resolves.toBeDefined();
     },
   );
