@@ -31,6 +31,7 @@ function announce(notice: DevelopmentNotice): void {
 
 const USAGE = `Usage: ferry-server [--version | --help]
        ferry-server tokens create|list|revoke …   (operator tokens; ferry-server tokens --help)
+       ferry-server apps create|list|archive|rotate-key|token …   (apps; ferry-server apps --help)
 
 Runs the Ferry service. It is configured by environment variables only; with none it runs on
 embedded development defaults (SQLite and objects under ./data). See docs/configuration.md.
@@ -43,6 +44,10 @@ async function main(): Promise<void> {
     // An explicit exit: a closed PostgreSQL pool may leave a socket open that would keep the
     // command waiting after it finished (stdout is synchronous for files and pipes on Linux).
     process.exit(await tokensCommand(process.argv.slice(3)));
+  }
+  if (flag === 'apps') {
+    const { appsCommand } = await import('./apps-command.js');
+    process.exit(await appsCommand(process.argv.slice(3)));
   }
   if (flag === '--version' || flag === '-v') {
     process.stdout.write(`${SERVER_VERSION}\n`);

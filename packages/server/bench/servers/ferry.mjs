@@ -27,6 +27,8 @@ const config = loadConfig({
   // The set-up and each round publish 1,000 releases within seconds; the release endpoints'
   // default limit (120 per minute per token) would answer most of them 429.
   RELEASE_RATE_LIMIT_PER_MINUTE: '1000000',
+  // bench:apps serves apps other than the default one: their keys are sealed with this secret.
+  ...(process.env.APP_KEYS_SECRET ? { APP_KEYS_SECRET: process.env.APP_KEYS_SECRET } : {}),
   // (e) also starts instances without the start-up warm-up, to show what it changes.
   ...(process.env.BENCH_WARM_UP ? { MANIFEST_WARM_UP_REQUESTS: process.env.BENCH_WARM_UP } : {}),
   // bench:idle-tracks shortens the TTL and the stale-if-error limit, so an idle hour takes seconds.

@@ -1,7 +1,7 @@
 -- wrk script of `npm run bench:manifest` (wrk 4.x, LuaJIT).
 --
 -- Arguments (after `--` on wrk's command line):
---   <runtime-version prefix> <track count> [current update id, or - for none] [device count]
+--   <runtime-version prefix> <track count> [current update id, or - for none] [device count] [app count]
 -- Builds one manifest request per track (runtime version <prefix>0 … <prefix><count-1>, platform ios,
 -- channel production, a signature asked for), and per device when a device count is given (each
 -- with its own EAS-Client-ID, as expo-updates sends), once per thread, and hands them out round robin.
@@ -22,7 +22,11 @@ function init(args)
   local current = args[3]
   if current == "-" then current = nil end
   local devices = tonumber(args[4] or "0")
+  local apps = tonumber(args[5] or "0")
   count = 0
+  for a = 0, math.max(apps, 1) - 1 do
+  local path = "/api/updates/manifest"
+  if apps > 0 then path = "/api/apps/bench-" .. a .. "/manifest" end
   for i = 0, tracks - 1 do
    for d = 0, math.max(devices, 1) - 1 do
     local headers = {
@@ -40,8 +44,9 @@ function init(args)
       headers["eas-client-id"] = string.format("bench-device-%08d", d)
     end
     count = count + 1
-    requests[count] = wrk.format("GET", "/api/updates/manifest", headers)
+    requests[count] = wrk.format("GET", path, headers)
    end
+  end
   end
 end
 

@@ -62,7 +62,7 @@ export class AppKeyVault {
     const [, kekId, wrapIv, wrapTag, wrapped, iv, tag, data] = parts as [string, ...string[]] as string[];
     if (kekId !== this.kekId) {
       throw new SealedKeyUnreadable(
-        'the app key was sealed under another APP_KEYS_SECRET (set the secret it was sealed with, or re-seal with ferry-server apps reseal)',
+        'the app key was sealed under another APP_KEYS_SECRET: set the secret it was sealed with',
       );
     }
     const aad = AppKeyVault.aad(slug);
