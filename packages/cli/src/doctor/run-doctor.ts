@@ -1,4 +1,4 @@
-import { appManifestPath, LEGACY_MANIFEST_PATH } from '@ferry/contracts';
+import { appManifestPath, DEFAULT_APP, LEGACY_MANIFEST_PATH } from '@ferry/contracts';
 import { chooseApp } from '../apps/app-choice.js';
 import { CliError } from '../cli-error.js';
 import { FerryClient } from '../http/ferry-client.js';
@@ -80,7 +80,9 @@ export async function runDoctor(
         retry: output.retry,
       })
     : undefined;
-  if (server) output.out.write(`       server: ${server}${app === undefined ? '' : `, app ${app}`}\n`);
+  // The app is named only where there are apps: a team of the default app sees what it always saw.
+  const ofApp = app === undefined || app === DEFAULT_APP ? '' : `, app ${app}`;
+  if (server) output.out.write(`       server: ${server}${ofApp}\n`);
   report(await checkCertificate(context, facts, client));
   for (const result of await checkManifests(context, facts, server)) report(result);
   report(await checkToken(context, client));
