@@ -2,8 +2,28 @@
 // Plain JavaScript on purpose: Expo's config loader transpiles only the entry app.config.ts, and
 // the ferry CLI (publish, gate, bump) loads these helpers with plain Node. Types live in index.d.ts.
 
-/** The manifest endpoint, relative to an API address. */
+/** The manifest endpoint, relative to an API address: the default app's, from before there were apps. */
 const MANIFEST_PATH = '/api/updates/manifest';
+
+/**
+ * An app slug, as `AppSlug` of @ferry/contracts checks it (this file stays plain JavaScript with no
+ * dependency: Expo's config loader requires it with plain Node). test/config/updates-config.test.ts
+ * holds the two to the same answers.
+ */
+const APP_SLUG_PATTERN = /^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){1,39}$/;
+
+/** The end of any manifest URL: the default app's from before apps, or an app's. */
+const ANY_MANIFEST_PATH = /\/api\/(?:updates|apps\/[^/]+)\/manifest$/;
+
+/** The manifest endpoint of an app, relative to an API address (appManifestPath of @ferry/contracts). */
+function appManifestPath(app) {
+  if (typeof app !== 'string' || !APP_SLUG_PATTERN.test(app)) {
+    throw new TypeError(
+      `app must be an app slug: 2–40 lowercase letters, digits and single hyphens, starting with a letter (got ${JSON.stringify(app)})`,
+    );
+  }
+  return `/api/apps/${app}/manifest`;
+}
 
 /** The code-signing algorithm of every Ferry manifest (RSA PKCS#1 v1.5 with SHA-256). */
 const CODE_SIGNING_ALG = 'rsa-v1_5-sha256';
@@ -92,8 +112,12 @@ function runtimeVersionsFor(input) {
   };
 }
 
-/** `<api address><MANIFEST_PATH>`; an address that already ends in the manifest path is kept as is. */
-function manifestUrlFor(apiUrl, name) {
+/**
+ * `<api address><manifest path>`: the app's (`/api/apps/<app>/manifest`) when `app` is given, else
+ * MANIFEST_PATH. An address that already ends in that manifest path is kept as is.
+ */
+function manifestUrlFor(apiUrl, name, app) {
+  const manifestPath = app === undefined ? MANIFEST_PATH : appManifestPath(app);
   let url;
   try {
     url = new URL(apiUrl);
@@ -104,7 +128,11 @@ function manifestUrlFor(apiUrl, name) {
     throw new TypeError(`${name} must be an absolute http(s) URL, got ${JSON.stringify(apiUrl)}`);
   }
   const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path.endsWith(MANIFEST_PATH) ? path : `${path}${MANIFEST_PATH}`;
+  if (!path.endsWith(manifestPath) && ANY_MANIFEST_PATH.test(path)) {
+    // Appending would ask a path no server answers: the address names another app's manifest.
+    throw new TypeError(`${name} ends in another manifest path than ${manifestPath}, got ${JSON.stringify(apiUrl)}`);
+  }
+  url.pathname = path.endsWith(manifestPath) ? path : `${path}${manifestPath}`;
   return url.toString();
 }
 
@@ -116,7 +144,7 @@ function manifestUrlFor(apiUrl, name) {
 function updatesConfig(appEnv, options) {
   const env = parseAppEnv(appEnv);
   const settings = APP_ENV_TABLE[env];
-  const { developmentUrl, productionUrl, codeSigningCertificate, keyid = DEFAULT_KEY_ID } = options ?? {};
+  const { developmentUrl, productionUrl, codeSigningCertificate, keyid = DEFAULT_KEY_ID, app } = options ?? {};
   const config = {
     enabled: settings.updatesEnabled,
     // Check on load and never block the launch: a downloaded update applies at the next cold start
@@ -128,7 +156,7 @@ function updatesConfig(appEnv, options) {
   if (settings.manifestAddress !== 'none') {
     const name = settings.manifestAddress === 'production' ? 'productionUrl' : 'developmentUrl';
     const apiUrl = settings.manifestAddress === 'production' ? productionUrl : developmentUrl;
-    config.url = manifestUrlFor(apiUrl, name);
+    config.url = manifestUrlFor(apiUrl, name, app);
   }
   if (typeof keyid !== 'string' || keyid === '') {
     throw new TypeError(`keyid must be a non-empty string, got ${JSON.stringify(keyid)}`);
@@ -152,6 +180,7 @@ module.exports = {
   DEFAULT_KEY_ID,
   MANIFEST_PATH,
   appEnvSettings,
+  appManifestPath,
   channelFor,
   isAppEnv,
   manifestUrlFor,

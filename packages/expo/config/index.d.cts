@@ -52,8 +52,14 @@ export interface ReleaseControlInput {
 /** Both platforms' runtimeVersions, for `ios.runtimeVersion` and `android.runtimeVersion`. */
 export declare function runtimeVersionsFor(input: ReleaseControlInput): { ios: string; android: string };
 
-/** `<apiUrl>/api/updates/manifest` (kept as is when apiUrl already ends with it). */
-export declare function manifestUrlFor(apiUrl: string, name: string): string;
+/** `/api/apps/<app>/manifest`: where the builds of an app ask for updates; throws TypeError for a value that is not an app slug. */
+export declare function appManifestPath(app: string): string;
+
+/**
+ * `<apiUrl>/api/apps/<app>/manifest` when `app` is given, else `<apiUrl>/api/updates/manifest` (kept
+ * as is when apiUrl already ends with it).
+ */
+export declare function manifestUrlFor(apiUrl: string, name: string, app?: string): string;
 
 export interface UpdatesConfigOptions {
   /** Development API address (e.g. https://dev-api.example.com); used by development, qa and canary. */
@@ -62,8 +68,13 @@ export interface UpdatesConfigOptions {
   productionUrl?: string;
   /** Path, relative to the app root, of the code-signing certificate (PEM). Required when updates are enabled. */
   codeSigningCertificate?: string;
-  /** keyid of the signature; must match the server's OTA_SIGNING_KEY_ID. Default 'main'. */
+  /** keyid of the signature; must match the server's OTA_SIGNING_KEY_ID (an app's key id). Default 'main'. */
   keyid?: string;
+  /**
+   * The app on the Ferry server (its slug): the builds ask `/api/apps/<app>/manifest`. Absent: the
+   * default app's `/api/updates/manifest`, as before there were apps.
+   */
+  app?: string;
 }
 
 /** The `updates` block of an Expo app config. */

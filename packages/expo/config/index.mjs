@@ -9,6 +9,7 @@ export const {
   DEFAULT_KEY_ID,
   MANIFEST_PATH,
   appEnvSettings,
+  appManifestPath,
   channelFor,
   isAppEnv,
   manifestUrlFor,

@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PLATFORMS } from '@ferry/contracts';
+import type { AppSources } from '../apps/app-choice.js';
 import { readProductionBaseline } from '../gate/baseline-reader.js';
-import { inspectPlatform, type ProjectInspector } from '../gate/project-inspector.js';
+import { appOfProject, inspectPlatform, type ProjectInspector } from '../gate/project-inspector.js';
 import { listTags } from '../native-affected/git.js';
 import {
   androidCode,
@@ -24,6 +25,8 @@ export interface BumpRun {
   file?: string;
   ifDrift: boolean;
   serverUrl?: string;
+  /** --app and OTA_APP; with the app config's updates.url they name the app whose baseline is read. */
+  app?: Omit<AppSources, 'updatesUrl'>;
   inspector: ProjectInspector;
   fetch?: typeof fetch;
 }
@@ -92,12 +95,22 @@ export async function runBump(run: BumpRun): Promise<BumpResult> {
 
 async function driftVerdicts(run: BumpRun): Promise<DriftVerdict[]> {
   const verdicts: DriftVerdict[] = [];
+  // Resolved once, before the first baseline is read (a request), and only if one is.
+  let app: Promise<string | undefined> | undefined;
+  const appOnce = () => {
+    app ??= appOfProject(run.inspector, run.app ?? { env: {} });
+    return app;
+  };
   for (const platform of PLATFORMS) {
     const inspection = await inspectPlatform(run.inspector, platform);
     const baseline =
       inspection.ok && run.serverUrl
         ? await readProductionBaseline(
-            { serverUrl: run.serverUrl, fetch: run.fetch },
+            {
+              serverUrl: run.serverUrl,
+              app: await appOnce(),
+              fetch: run.fetch,
+            },
             platform,
             inspection.runtimeVersion,
           )

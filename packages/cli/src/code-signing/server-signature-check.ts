@@ -22,7 +22,7 @@ export async function readCertificate(file: string): Promise<string | undefined>
  * have the endpoint) is a failure too: nothing proves the builds would accept its updates.
  */
 export async function checkServerSignature(
-  client: Pick<FerryClient, 'codeSigning'>,
+  client: Pick<FerryClient, 'codeSigning' | 'codeSigningPath'>,
   app: AppCodeSigning,
   now: Date = new Date(),
 ): Promise<CertificateVerdict> {
@@ -35,9 +35,12 @@ export async function checkServerSignature(
     server = await client.codeSigning(nonce);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    // APP_NOT_FOUND is a 404 too, but of a server that knows apps: its message says what to do.
     const tooOld =
-      error instanceof FerryHttpError && (error.status === 404 || error.status === 405)
-        ? ' The server has no /api/updates/code-signing: it is older than this CLI; upgrade it.'
+      error instanceof FerryHttpError &&
+      (error.status === 404 || error.status === 405) &&
+      error.code !== 'APP_NOT_FOUND'
+        ? ` The server has no ${client.codeSigningPath}: it is older than this CLI; upgrade it.`
         : '';
     return {
       ok: false,

@@ -10,6 +10,7 @@ import {
   type Platform,
 } from '@ferry/contracts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { appOption } from '../apps/app-choice.js';
 import type { AuditQuery } from '../http/ferry-client.js';
 import { releaseClient } from '../releases/server-access.js';
 
@@ -30,6 +31,7 @@ interface AuditOptions {
   table?: boolean;
   ndjson?: boolean;
   server?: string;
+  app?: string;
 }
 
 /** Where output goes: stdout, or a capture in tests. `once` (a stream's) lets a full pipe drain. */
@@ -159,10 +161,11 @@ export function auditCommand(deps: () => AuditDependencies = defaultAuditDepende
       .addOption(new Option('--table', 'a table (the default on a terminal)').conflicts('ndjson'))
       .option('--ndjson', 'one JSON event per line (the default when stdout is not a terminal)')
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .addOption(appOption())
       .action(async (options: AuditOptions) => {
         const { env, out, fetch, now = () => new Date(), sleep = realSleep, interrupts } = deps();
         const signal = options.follow ? interrupts?.() : undefined;
-        const client = releaseClient(env, options.server, fetch);
+        const client = releaseClient(env, options, fetch);
         const table = options.table ?? (!options.ndjson && out.isTTY === true);
 
         const write = async (text: string) => {

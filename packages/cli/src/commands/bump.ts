@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Argument, type Command, Option } from 'commander';
+import { APP_DEFAULT_WITH_CONFIG, appOption } from '../apps/app-choice.js';
 import { BUMP_KINDS, type BumpKind } from '../bump/bump-arithmetic.js';
 import { runBump } from '../bump/run-bump.js';
 import { expoProjectInspector } from '../gate/expo-project-inspector.js';
@@ -10,6 +11,7 @@ interface BumpOptions {
   ifDrift?: boolean;
   file?: string;
   server?: string;
+  app?: string;
   project?: string;
 }
 
@@ -40,6 +42,7 @@ export function bumpCommand(dependencies: BumpDependencies = { inspectorFor: exp
       )
       .option('--file <path>', 'the release control file (default: release.config.js, release.js, … in the project)')
       .addOption(new Option('--server <url>', 'the Ferry server for --if-drift (default: $OTA_SERVER_URL)'))
+      .addOption(appOption(APP_DEFAULT_WITH_CONFIG))
       .option('--project <dir>', 'the app directory (default: the current directory)')
       .action(async (kind: BumpKind, options: BumpOptions) => {
         const projectRoot = path.resolve(options.project ?? process.cwd());
@@ -49,6 +52,7 @@ export function bumpCommand(dependencies: BumpDependencies = { inspectorFor: exp
           file: options.file,
           ifDrift: options.ifDrift === true,
           serverUrl: options.server ?? (process.env.OTA_SERVER_URL || undefined),
+          app: { flag: options.app, env: process.env },
           inspector: dependencies.inspectorFor(projectRoot),
           fetch: dependencies.fetch,
         });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { APP_DEFAULT_WITH_CONFIG, appOption } from '../apps/app-choice.js';
 import { evaluateCodeSigning } from '../code-signing/app-code-signing.js';
 import { type DoctorContext, gitIgnores } from '../doctor/doctor-checks.js';
 import { runDoctor } from '../doctor/run-doctor.js';
@@ -10,6 +11,7 @@ import { evaluateAppConfig } from '../publish/app-config.js';
 interface DoctorOptions {
   project?: string;
   server?: string;
+  app?: string;
   dist?: string;
 }
 
@@ -39,6 +41,7 @@ export function doctorCommand(dependencies: () => DoctorDependencies = defaultDo
       )
       .option('--project <dir>', 'the Expo app (default: the current directory)')
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL, else the one the app config names)')
+      .addOption(appOption(APP_DEFAULT_WITH_CONFIG))
       .option('--dist <dir>', 'an `expo export` folder to check (default: <project>/dist when it exists)')
       .action(async (options: DoctorOptions) => {
         const { out, retry, ...context } = dependencies();
@@ -46,6 +49,7 @@ export function doctorCommand(dependencies: () => DoctorDependencies = defaultDo
         await runDoctor(
           {
             server: options.server,
+            app: options.app,
             distDir: options.dist === undefined ? path.join(projectRoot, 'dist') : path.resolve(options.dist),
             distGiven: options.dist !== undefined,
           },

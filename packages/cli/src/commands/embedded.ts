@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { PLATFORMS, type Platform, RuntimeVersion } from '@ferry/contracts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { appOption } from '../apps/app-choice.js';
 import { type EmbeddedUploadDependencies, uploadEmbedded } from '../embedded/upload-embedded.js';
 import { evaluateAppConfig } from '../publish/app-config.js';
 
@@ -12,6 +13,7 @@ interface UploadOptions {
   runtimeVersion?: string;
   project?: string;
   server?: string;
+  app?: string;
   json?: boolean;
 }
 
@@ -56,6 +58,7 @@ export function embeddedCommand(
       )
       .option('--project <dir>', 'the Expo app whose config gives the runtimeVersion (default: the current directory)')
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .addOption(appOption())
       .option('--json', 'print the server answer as JSON, with created (true: registered now; false: it already was)')
       .action(async (build: string | undefined, options: UploadOptions) => {
         await uploadEmbedded(
@@ -68,6 +71,7 @@ export function embeddedCommand(
             runtimeVersion: options.runtimeVersion,
             projectRoot: path.resolve(options.project ?? process.cwd()),
             server: options.server,
+            app: options.app,
             json: options.json === true,
           },
           deps(),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { PLATFORMS, type Platform } from '@ferry/contracts';
 import { type Command, Option } from 'commander';
+import { APP_DEFAULT_WITH_CONFIG, appOption } from '../apps/app-choice.js';
 import { CliError } from '../cli-error.js';
 import { expoProjectInspector } from '../gate/expo-project-inspector.js';
 import { reportGate } from '../gate/gate-report.js';
@@ -12,6 +13,7 @@ import { runGate } from '../gate/run-gate.js';
 interface GateOptions {
   base: string;
   server?: string;
+  app?: string;
   project?: string;
   platform: Platform | 'all';
   allowUnreachable?: boolean;
@@ -38,6 +40,7 @@ export function gateCommand(dependencies: GateDependencies = { inspectorFor: exp
       )
       .requiredOption('--base <ref>', 'the branch the change merges into (e.g. origin/main)')
       .option('--server <url>', 'the Ferry server that holds the production baseline (default: $OTA_SERVER_URL)')
+      .addOption(appOption(APP_DEFAULT_WITH_CONFIG))
       .option('--project <dir>', 'the app directory (default: the current directory)')
       .addOption(new Option('--platform <platform>', 'one platform only').choices([...PLATFORMS, 'all']).default('all'))
       .option(
@@ -51,6 +54,7 @@ export function gateCommand(dependencies: GateDependencies = { inspectorFor: exp
           base: options.base,
           platforms: options.platform === 'all' ? [...PLATFORMS] : [options.platform],
           serverUrl: options.server ?? (process.env.OTA_SERVER_URL || undefined),
+          app: { flag: options.app, env: process.env },
           inspector: dependencies.inspectorFor(projectRoot),
           allowUnreachable: options.allowUnreachable === true,
           fetch: dependencies.fetch,

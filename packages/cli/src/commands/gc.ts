@@ -6,6 +6,7 @@ import {
   type ObjectTally,
 } from '@ferry/contracts';
 import { type Command, InvalidArgumentError } from 'commander';
+import { appOption } from '../apps/app-choice.js';
 import { CliError } from '../cli-error.js';
 import { releaseClient } from '../releases/server-access.js';
 
@@ -14,6 +15,7 @@ interface GcOptions {
   apply?: boolean;
   verify?: boolean;
   server?: string;
+  app?: string;
   json?: boolean;
 }
 
@@ -120,6 +122,7 @@ export function gcCommand(deps: () => GcDependencies = () => ({ env: process.env
         'delete nothing: read every asset the kept releases list and name each release with a missing or corrupt one (exit 1 if any)',
       )
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .addOption(appOption())
       .option('--json', 'print the server answer as JSON')
       .action(async (options: GcOptions) => {
         const { env, out, fetch } = deps();
@@ -127,14 +130,14 @@ export function gcCommand(deps: () => GcDependencies = () => ({ env: process.env
         const runId = env.GITHUB_RUN_ID || undefined;
         if (options.verify) {
           if (options.apply) throw new CliError('--verify deletes nothing: leave out --apply');
-          const verified = await releaseClient(env, options.server, fetch).verifyAssets({ keepPerTrack: options.keep });
+          const verified = await releaseClient(env, options, fetch).verifyAssets({ keepPerTrack: options.keep });
           out.write(options.json ? `${JSON.stringify(verified, null, 2)}\n` : describeVerification(verified));
           if (verified.releasesWithProblems > 0) {
             throw new CliError(`${verified.releasesWithProblems} kept release(s) list missing or corrupt assets`);
           }
           return;
         }
-        const answer = await releaseClient(env, options.server, fetch).collectGarbage({
+        const answer = await releaseClient(env, options, fetch).collectGarbage({
           keepPerTrack: options.keep,
           dryRun: !options.apply,
           ...(actor ? { actor: actor.slice(0, 255) } : {}),

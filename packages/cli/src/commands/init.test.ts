@@ -229,6 +229,22 @@ describe('ferry init', () => {
     expect(fs.readFileSync(path.join(root, 'certs/certificate.pem'), 'utf8')).toBe(server.certificatePem);
   });
 
+  it("--app writes the app's updates URL and what the app's server needs next", async () => {
+    const root = appFolder(SDK_55_TEMPLATE);
+    expect(await ferry('init', '--project', root, '--server', SERVER, '--app', 'shop', '--yes')).toBe(0);
+    expect(evaluateAppConfig(root, 'production').updates.url).toBe(`${SERVER}/api/apps/shop/manifest`);
+    expect(evaluateAppConfig(root, 'development').updates.url).toBe(`${SERVER}/api/apps/shop/manifest`);
+    expect(out.text).toContain('ferry-server apps create shop --key-file <path of private-key.pem>');
+    expect(out.text).toContain("OTA_RELEASE_TOKEN=<release token of app 'shop'>");
+    // A second run with the same app changes nothing.
+    out = new CapturedOutput();
+    expect(await ferry('init', '--project', root, '--server', SERVER, '--app', 'shop')).toBe(0);
+    expect(out.text).toContain('nothing to change');
+
+    expect(await ferry('init', '--project', root, '--server', SERVER, '--app', 'Not A Slug')).toBe(1);
+    expect(stderr).toMatch(/option '--app <slug>' argument 'Not A Slug' is invalid/);
+  });
+
   it('--no-workflows leaves .github alone', async () => {
     const root = appFolder(SDK_55_TEMPLATE);
     expect(await ferry('init', '--project', root, '--server', SERVER, '--no-workflows', '--yes')).toBe(0);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { appOption, chooseApp } from '../apps/app-choice.js';
 import { askOnTerminal, type InitRun, runInit } from '../init/run-init.js';
 import { readWorkflowTemplates } from '../init/workflow-templates.js';
 import { createCodeSigningPair } from '../keys/code-signing-keys.js';
@@ -8,6 +9,7 @@ import { keyIdOption } from './keys.js';
 interface InitCommandOptions {
   project?: string;
   server?: string;
+  app?: string;
   developmentServer?: string;
   certificate?: string;
   keyid: string;
@@ -41,6 +43,7 @@ export function initCommand(dependencies: () => InitDependencies = defaultInitDe
       .option('--project <dir>', 'the Expo app (default: the current directory)')
       .option('--server <url>', 'the Ferry server builds ask for updates: its API address (default: $OTA_SERVER_URL)')
       .option('--development-server <url>', 'the server of the development channel (default: --server)')
+      .addOption(appOption('$OTA_APP, else the default app; builds of an app ask /api/apps/<slug>/manifest'))
       .option('--certificate <file>', 'an existing code-signing certificate to embed (default: generate a new one)')
       .option('--keyid <id>', 'the key id of the server’s signatures (OTA_SIGNING_KEY_ID)', keyIdOption, 'main')
       .option('--banner', 'add the update-policy hook and banner of @ferry/expo to the root layout')
@@ -53,6 +56,7 @@ export function initCommand(dependencies: () => InitDependencies = defaultInitDe
             projectRoot: path.resolve(options.project ?? process.cwd()),
             server: options.server ?? (deps.env.OTA_SERVER_URL || undefined),
             developmentServer: options.developmentServer,
+            app: chooseApp({ flag: options.app, env: deps.env }),
             certificate: options.certificate,
             keyId: options.keyid,
             banner: options.banner === true,

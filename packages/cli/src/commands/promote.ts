@@ -7,6 +7,7 @@ import {
   type PromoteResponse,
 } from '@ferry/contracts';
 import { type Command, Option } from 'commander';
+import { appOption } from '../apps/app-choice.js';
 import { CliError } from '../cli-error.js';
 import { parseAllowNativeChange } from '../publish/publish-environment.js';
 import { GUARD_REFUSED_EXIT_CODE } from '../publish/publisher.js';
@@ -26,6 +27,7 @@ interface PromoteOptions {
   haltMinDevices?: number;
   json?: boolean;
   server?: string;
+  app?: string;
 }
 
 export interface PromoteDependencies {
@@ -104,11 +106,12 @@ export function promoteCommand(deps: () => PromoteDependencies = () => ({ env: p
       )
       .option('--json', 'print the answer as JSON')
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .addOption(appOption())
       .action(async (options: PromoteOptions) => {
         const { env, out, fetch } = deps();
         const rollout = rolloutRequest(options);
         const allowNativeChange = parseAllowNativeChange(env.OTA_ALLOW_NATIVE_CHANGE);
-        const client = releaseClient(env, options.server, fetch);
+        const client = releaseClient(env, options, fetch);
         const source = await sourceOf(client, options);
         const actor = (env.GITHUB_ACTOR || env.USER || undefined)?.slice(0, 255);
         const runId = env.GITHUB_RUN_ID?.slice(0, 255) || undefined;

@@ -8,6 +8,7 @@ import {
   ReleaseMetadataInput,
 } from '@ferry/contracts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { APP_DEFAULT_WITH_CONFIG, appOption } from '../apps/app-choice.js';
 import { evaluateCodeSigning } from '../code-signing/app-code-signing.js';
 import { computeFingerprint } from '../fingerprint/app-fingerprint.js';
 import { fingerprintsOnce } from '../fingerprint/fingerprint-reuse.js';
@@ -24,6 +25,7 @@ interface PublishOptions {
   project?: string;
   dist?: string;
   server?: string;
+  app?: string;
   concurrency: number;
   message?: string;
   rollout?: number;
@@ -81,6 +83,7 @@ export function publishCommand(
       .option('--project <dir>', 'the Expo app directory (default: the current directory)')
       .option('--dist <dir>', 'an existing `expo export` folder; skips the export')
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .addOption(appOption(APP_DEFAULT_WITH_CONFIG))
       .option('--concurrency <n>', 'parallel uploads', concurrency, DEFAULT_UPLOAD_CONCURRENCY)
       .option(
         '--message <text>',
@@ -108,6 +111,7 @@ export function publishCommand(
             projectRoot,
             distDir: options.dist === undefined ? undefined : path.resolve(options.dist),
             server: options.server,
+            app: options.app,
             concurrency: options.concurrency,
             message: options.message,
             rollout,

@@ -9,6 +9,7 @@ import {
   type ReleaseListQueryInput,
 } from '@ferry/contracts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { appOption } from '../apps/app-choice.js';
 import { releaseTable } from '../releases/release-table.js';
 import { releaseClient } from '../releases/server-access.js';
 
@@ -21,6 +22,7 @@ interface ReleasesOptions {
   cursor?: string;
   all?: boolean;
   server?: string;
+  app?: string;
   json?: boolean;
 }
 
@@ -70,10 +72,11 @@ export function releasesCommand(deps: () => ReleasesDependencies = () => ({ env:
       .option('--cursor <cursor>', 'continue where an earlier page stopped (its nextCursor)')
       .addOption(new Option('--all', 'every page, not only the first').conflicts('cursor'))
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .addOption(appOption())
       .option('--json', 'print JSON ({ releases, nextCursor }) instead of a table')
       .action(async (options: ReleasesOptions) => {
         const { env, out, fetch } = deps();
-        const client = releaseClient(env, options.server, fetch);
+        const client = releaseClient(env, options, fetch);
         const query: ReleaseListQueryInput = {
           channel: options.channel,
           platform: options.platform,

@@ -9,6 +9,7 @@ import {
   type TrackRollbackResponse,
 } from '@ferry/contracts';
 import { type Command, Option } from 'commander';
+import { appOption } from '../apps/app-choice.js';
 import { CliError } from '../cli-error.js';
 import { newestGroup } from '../releases/release-target.js';
 import { releaseClient } from '../releases/server-access.js';
@@ -22,6 +23,7 @@ interface RollbackOptions {
   toGroup?: string;
   toEmbedded?: boolean;
   server?: string;
+  app?: string;
 }
 
 export interface RollbackDependencies {
@@ -99,10 +101,11 @@ export function rollbackCommand(deps: () => RollbackDependencies = () => ({ env:
       .option('--to-group <id>', 'with a group: restore the releases of this earlier release group')
       .option('--to-embedded', 'send the devices back to the bundle embedded in their build')
       .option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)')
+      .addOption(appOption())
       .action(async (options: RollbackOptions) => {
         const kind = checkOptions(options);
         const { env, out, fetch } = deps();
-        const client = releaseClient(env, options.server, fetch);
+        const client = releaseClient(env, options, fetch);
         const actor = env.GITHUB_ACTOR || env.USER || undefined;
         const runId = env.GITHUB_RUN_ID || undefined;
         const who = {

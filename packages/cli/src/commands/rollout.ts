@@ -7,6 +7,7 @@ import {
   type RolloutView,
 } from '@ferry/contracts';
 import { type Command, Option } from 'commander';
+import { appOption } from '../apps/app-choice.js';
 import { CliError } from '../cli-error.js';
 import type { FerryClient } from '../http/ferry-client.js';
 import { groupReleases, newestGroup, newestRelease } from '../releases/release-target.js';
@@ -25,6 +26,7 @@ interface RolloutOptions {
   runtimeVersion?: string;
   json?: boolean;
   server?: string;
+  app?: string;
 }
 
 export interface RolloutDependencies {
@@ -106,13 +108,14 @@ export function rolloutCommand(deps: () => RolloutDependencies = () => ({ env: p
       .option('--revert', 'stop the rollout and publish the fallback again, so every device moves back')
       .option('--json', 'print the rollout (for a group: { groupId, rollouts }) as JSON')
       .addOption(new Option('--server <url>', 'the Ferry server (default: $OTA_SERVER_URL)'))
+      .addOption(appOption())
       .action(async (releaseId: string | undefined, options: RolloutOptions) => {
         const chosen = [options.percent !== undefined, options.complete, options.halt, options.resume, options.revert];
         if (chosen.filter(Boolean).length > 1) {
           throw new CliError('choose one of --percent, --complete, --halt, --resume and --revert');
         }
         const { env, out, fetch } = deps();
-        const client = releaseClient(env, options.server, fetch);
+        const client = releaseClient(env, options, fetch);
         const actor = (env.GITHUB_ACTOR || env.USER || undefined)?.slice(0, 255);
         const runId = env.GITHUB_RUN_ID?.slice(0, 255) || undefined;
         const who = { ...(actor ? { actor } : {}), ...(runId ? { runId } : {}) };

@@ -133,7 +133,7 @@ export function checkExpoUpdates(context: DoctorContext): CheckResult {
 export async function checkCertificate(
   context: DoctorContext,
   facts: AppFacts,
-  client: Pick<FerryClient, 'codeSigning'> | undefined,
+  client: Pick<FerryClient, 'codeSigning' | 'codeSigningPath'> | undefined,
 ): Promise<CheckResult> {
   const check = "the certificate matches the server's signature";
   if (!facts.usable) return { check, status: 'skip', detail: 'the app config did not resolve' };
@@ -286,12 +286,14 @@ export async function checkToken(
     await client.listReleases({ limit: 1 });
     return { check, status: 'ok', detail: 'the server accepts OTA_RELEASE_TOKEN (GET /api/updates/releases)' };
   } catch (error) {
-    const status = (error as { status?: number }).status;
+    const { status, code } = error as { status?: number; code?: string };
+    // A refusal of the app (another app's token, no such app) carries its own fix in its message.
+    const ofApp = code === 'APP_FORBIDDEN' || code === 'APP_NOT_FOUND';
     return {
       check,
       status: 'fail',
       detail: messageOf(error),
-      ...(status === 401 || status === 403
+      ...((status === 401 || status === 403) && !ofApp
         ? { fix: 'OTA_RELEASE_TOKEN is not this server’s release token: copy it from the server’s configuration' }
         : {}),
     };

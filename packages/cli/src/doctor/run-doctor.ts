@@ -1,3 +1,5 @@
+import { appManifestPath, DEFAULT_APP, LEGACY_MANIFEST_PATH } from '@ferry/contracts';
+import { chooseApp } from '../apps/app-choice.js';
 import { CliError } from '../cli-error.js';
 import { FerryClient } from '../http/ferry-client.js';
 import type { RetryPolicy } from '../http/retry.js';
@@ -17,13 +19,18 @@ import {
 export interface DoctorRequest {
   /** --server; else OTA_SERVER_URL; else the server the app config's updates URL names. */
   server?: string;
+  /** --app; else OTA_APP; else the app the config's updates URL names. */
+  app?: string;
   distDir: string;
   /** Whether --dist was given (then a missing export fails instead of being skipped). */
   distGiven: boolean;
 }
 
-/** Where updatesConfig() of @ferry/expo/config points the builds, under the server's API address. */
-const MANIFEST_PATH = '/api/updates/manifest';
+/**
+ * Where updatesConfig() of @ferry/expo/config points the builds, under the server's API address:
+ * an app's manifest path, or the default app's path from before there were apps.
+ */
+const MANIFEST_PATH = new RegExp(`(?:${LEGACY_MANIFEST_PATH}|${appManifestPath('[^/]+')})$`);
 
 const MARKS = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' } as const;
 
@@ -40,7 +47,7 @@ function serverOf(request: DoctorRequest, context: DoctorContext, facts: AppFact
   if (!facts.updatesUrl) return undefined;
   const url = new URL(facts.updatesUrl);
   url.search = '';
-  url.pathname = url.pathname.replace(/\/+$/, '').replace(new RegExp(`${MANIFEST_PATH}$`), '');
+  url.pathname = url.pathname.replace(/\/+$/, '').replace(MANIFEST_PATH, '');
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -62,15 +69,20 @@ export async function runDoctor(
   report(await checkConfig(context, facts));
   report(checkExpoUpdates(context));
   const server = serverOf(request, context, facts);
+  // Before any request: --app against the app the builds ask for updates is refused here.
+  const app = chooseApp({ flag: request.app, env: context.env, updatesUrl: facts.updatesUrl });
   const client = server
     ? new FerryClient({
         serverUrl: server,
         token: context.env.OTA_RELEASE_TOKEN ?? '',
+        app,
         fetch: context.fetch,
         retry: output.retry,
       })
     : undefined;
-  if (server) output.out.write(`       server: ${server}\n`);
+  // The app is named only where there are apps: a team of the default app sees what it always saw.
+  const ofApp = app === undefined || app === DEFAULT_APP ? '' : `, app ${app}`;
+  if (server) output.out.write(`       server: ${server}${ofApp}\n`);
   report(await checkCertificate(context, facts, client));
   for (const result of await checkManifests(context, facts, server)) report(result);
   report(await checkToken(context, client));

@@ -18,6 +18,8 @@ export interface EmbeddedUploadRequest {
   /** The app whose config gives the runtimeVersion when nothing else does. */
   projectRoot: string;
   server?: string;
+  /** --app; else OTA_APP; else the release token's own app. */
+  app?: string;
   json: boolean;
 }
 
@@ -130,7 +132,7 @@ export async function uploadEmbedded(
   request: EmbeddedUploadRequest,
   deps: EmbeddedUploadDependencies,
 ): Promise<EmbeddedUploadResult> {
-  const client = releaseClient(deps.env, request.server, deps.fetch);
+  const client = releaseClient(deps.env, request, deps.fetch);
   const update = await readInput(request);
   const { runtimeVersion, from } = await resolveRuntimeVersion(update, request, deps);
   const { created, registered } = await client.registerEmbedded(

@@ -1,10 +1,12 @@
-import { BaselineResponse, ErrorBody, type Platform } from '@ferry/contracts';
+import { APP_HEADER, BaselineResponse, ErrorBody, type Platform } from '@ferry/contracts';
 import { type RetryPolicy, withRetries } from '../http/retry.js';
 import type { BaselineLookup } from './gate-verdict.js';
 
 export interface BaselineReaderOptions {
   /** The Ferry server's base URL (--server or OTA_SERVER_URL). */
   serverUrl: string;
+  /** The app whose baseline is read (the `ferry-app` header); undefined: the default app. */
+  app?: string;
   fetch?: typeof fetch;
   /** Per attempt. */
   timeoutMs?: number;
@@ -41,7 +43,10 @@ export async function readProductionBaseline(
         let response: Response;
         try {
           response = await fetchImpl(url, {
-            headers: { accept: 'application/json' },
+            headers: {
+              accept: 'application/json',
+              ...(options.app === undefined ? {} : { [APP_HEADER]: options.app }),
+            },
             signal: AbortSignal.timeout(timeoutMs),
           });
         } catch (error) {

@@ -6,6 +6,7 @@ import {
   evaluateAppConfig,
   type PublicAppConfig,
   runtimeVersionOf,
+  updatesUrlOf,
 } from '../publish/app-config.js';
 import type { InspectorFactory, ProjectInspector } from './project-inspector.js';
 
@@ -27,12 +28,18 @@ export function createExpoProjectInspector(
   options: ExpoProjectInspectorOptions = {},
 ): ProjectInspector {
   let config: Promise<PublicAppConfig> | undefined;
+  const evaluated = () => {
+    config ??= (options.evaluateAppConfig ?? evaluateAppConfig)(projectRoot);
+    return config;
+  };
   const fingerprint =
     options.fingerprint ?? fingerprintsOnce({ env: process.env, compute: computeFingerprint, command: 'ferry' });
   return {
     async runtimeVersion(platform: Platform) {
-      config ??= (options.evaluateAppConfig ?? evaluateAppConfig)(projectRoot);
-      return runtimeVersionOf(await config, platform);
+      return runtimeVersionOf(await evaluated(), platform);
+    },
+    async updatesUrl() {
+      return updatesUrlOf(await evaluated());
     },
     async fingerprint(platform: Platform) {
       return (await fingerprint(projectRoot, platform)).hash;

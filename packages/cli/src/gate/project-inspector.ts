@@ -1,4 +1,5 @@
 import type { Platform } from '@ferry/contracts';
+import { type AppSources, chooseApp } from '../apps/app-choice.js';
 import type { Inspection } from './gate-verdict.js';
 
 /**
@@ -9,6 +10,8 @@ import type { Inspection } from './gate-verdict.js';
 export interface ProjectInspector {
   runtimeVersion(platform: Platform): Promise<string>;
   fingerprint(platform: Platform): Promise<string>;
+  /** The app config's updates.url: which app the builds belong to. Absent: the config names none. */
+  updatesUrl?(): Promise<string | undefined>;
 }
 
 export type InspectorFactory = (projectRoot: string) => ProjectInspector;
@@ -24,4 +27,22 @@ export async function inspectPlatform(inspector: ProjectInspector, platform: Pla
   } catch (error) {
     return { ok: false, error: messageOf(error) };
   }
+}
+
+/**
+ * The app whose production baseline the gate and the drift check read (a public endpoint: without
+ * the header it answers for the default app): --app or OTA_APP, else the one the app config's
+ * updates.url names. A config that does not resolve names none; its inspection reports why.
+ */
+export async function appOfProject(
+  inspector: ProjectInspector,
+  sources: Omit<AppSources, 'updatesUrl'>,
+): Promise<string | undefined> {
+  let updatesUrl: string | undefined;
+  try {
+    updatesUrl = await inspector.updatesUrl?.();
+  } catch {
+    updatesUrl = undefined;
+  }
+  return chooseApp({ ...sources, updatesUrl });
 }

@@ -1,8 +1,9 @@
 import type { Platform } from '@ferry/contracts';
+import type { AppSources } from '../apps/app-choice.js';
 import { checkNativeAffected, type NativeAffectedResult } from '../native-affected/native-affected.js';
 import { readProductionBaseline } from './baseline-reader.js';
 import { type BaselineLookup, gateVerdict, type PlatformVerdict } from './gate-verdict.js';
-import { inspectPlatform, type ProjectInspector } from './project-inspector.js';
+import { appOfProject, inspectPlatform, type ProjectInspector } from './project-inspector.js';
 
 export interface GateRun {
   projectRoot: string;
@@ -10,6 +11,8 @@ export interface GateRun {
   platforms: Platform[];
   /** Undefined when neither --server nor OTA_SERVER_URL is set. */
   serverUrl?: string;
+  /** --app and OTA_APP; with the app config's updates.url they name the app whose baseline is read. */
+  app?: Omit<AppSources, 'updatesUrl'>;
   inspector: ProjectInspector;
   /** `--allow-unreachable`: a baseline that cannot be read passes with a warning instead of blocking. */
   allowUnreachable?: boolean;
@@ -29,6 +32,12 @@ export interface GateResult {
 export async function runGate(run: GateRun): Promise<GateResult> {
   const nativeAffected = await checkNativeAffected({ projectRoot: run.projectRoot, base: run.base });
   const verdicts: PlatformVerdict[] = [];
+  // Resolved once, before the first baseline is read (a request), and only if one is.
+  let app: Promise<string | undefined> | undefined;
+  const appOnce = () => {
+    app ??= appOfProject(run.inspector, run.app ?? { env: {} });
+    return app;
+  };
   for (const platform of run.platforms) {
     if (!nativeAffected.affected) {
       verdicts.push(gateVerdict({ platform, affected: false }));
@@ -40,7 +49,11 @@ export async function runGate(run: GateRun): Promise<GateResult> {
     if (inspection.ok) {
       baseline = run.serverUrl
         ? await readProductionBaseline(
-            { serverUrl: run.serverUrl, fetch: run.fetch },
+            {
+              serverUrl: run.serverUrl,
+              app: await appOnce(),
+              fetch: run.fetch,
+            },
             platform,
             inspection.runtimeVersion,
           )

@@ -1,4 +1,5 @@
 import {
+  APP_HEADER,
   type AssetGcRequestInput,
   AssetGcResponse,
   type AssetUploadCheckRequest,
@@ -8,6 +9,7 @@ import {
   AuditEvent,
   AuditEventPage,
   CodeSigningResponse,
+  DEFAULT_APP,
   DirectiveCreatedResponse,
   type DirectiveRequest,
   type EmbeddedBundleQuery,
@@ -30,15 +32,25 @@ import {
   RolloutResponse,
 } from '@ferry/contracts';
 import type { z } from 'zod';
+import { appRefusalMessage } from '../apps/app-refusal.js';
 import { DEFAULT_RETRY, type RetryPolicy, withRetries } from './retry.js';
 
 export interface FerryClientOptions {
   serverUrl: string;
   /** The release token (OTA_RELEASE_TOKEN). Sent as a bearer token, never printed; '' sends none. */
   token: string;
+  /**
+   * The app the requests act on, sent as the `ferry-app` header (app-choice.ts); undefined sends
+   * none, and the server acts on the token's own app.
+   */
+  app?: string;
   fetch?: typeof fetch;
   retry?: RetryPolicy;
 }
+
+/** Where an app's code-signing identity is asked for; the default app keeps the path from before apps. */
+export const codeSigningPath = (app: string | undefined): string =>
+  app === undefined || app === DEFAULT_APP ? '/api/updates/code-signing' : `/api/apps/${app}/code-signing`;
 
 interface Call<S extends z.ZodType> {
   method: 'GET' | 'POST' | 'PUT';
@@ -145,11 +157,16 @@ export class FerryClient {
     });
   }
 
-  /** The server's code-signing identity and its signature over `nonce` (public; no token needed). */
+  /** Where codeSigning() asks: the app's own code-signing endpoint. */
+  get codeSigningPath(): string {
+    return codeSigningPath(this.options.app);
+  }
+
+  /** The app's code-signing identity and its signature over `nonce` (public; no token needed). */
   codeSigning(nonce: string): Promise<CodeSigningResponse> {
     return this.call({
       method: 'GET',
-      path: `/api/updates/code-signing?${searchParams({ nonce })}`,
+      path: `${this.codeSigningPath}?${searchParams({ nonce })}`,
       schema: CodeSigningResponse,
       idempotent: true,
     });
@@ -277,6 +294,8 @@ export class FerryClient {
     const headers: Record<string, string> = {
       // No token (an empty one): the public endpoints only.
       ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}),
+      // Every request names the app when one is known: the one place the header is set.
+      ...(this.options.app === undefined ? {} : { [APP_HEADER]: this.options.app }),
       accept: request.accept ?? 'application/json',
     };
     if (request.raw) headers['content-type'] = request.raw.contentType;
@@ -339,7 +358,8 @@ async function httpError(response: Response, method: string, path: string): Prom
   const error = ErrorBody.safeParse(parseJsonLine(text));
   if (error.success) {
     const { code, message, details } = error.data.error;
-    return new FerryHttpError(response.status, code, withFields(message, details), details);
+    const text = appRefusalMessage(code, message, details) ?? withFields(message, details);
+    return new FerryHttpError(response.status, code, text, details);
   }
   const snippet = text.slice(0, 200).replace(/\s+/g, ' ');
   return new FerryHttpError(

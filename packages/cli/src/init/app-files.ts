@@ -41,7 +41,17 @@ export interface AppConfigValues {
   developmentUrl: string;
   productionUrl: string;
   keyId: string;
+  /** The app on the Ferry server (`ferry init --app`); absent: the default app's updates URL from before apps. */
+  app?: string;
 }
+
+/** The app's constant, when the config names one: its builds ask the app's own manifest path. */
+const appConstant = (app: string | undefined): string =>
+  app === undefined
+    ? ''
+    : `/** The app on the Ferry server: builds ask /api/apps/<app>/manifest, and the ferry CLI acts on it. */
+const APP = ${js(app)};
+`;
 
 export function appConfigFile(values: AppConfigValues): string {
   return `// Written by \`ferry init\` (docs/add-to-an-app.md). app.json stays the base of the app config; this
@@ -61,7 +71,7 @@ const API_ADDRESSES = {
 const CODE_SIGNING_CERTIFICATE = './${CERTIFICATE_PATH}';
 /** The server's OTA_SIGNING_KEY_ID. */
 const KEY_ID = ${js(values.keyId)};
-
+${appConstant(values.app)}
 module.exports = ({ config }) => {
   // APP_ENV: local (also unset: updates off), development, qa, production, canary.
   const appEnv = parseAppEnv(process.env.APP_ENV);
@@ -81,7 +91,7 @@ module.exports = ({ config }) => {
     updates: {
       ...config.updates,
       ...updatesConfig(appEnv, {
-        ...API_ADDRESSES,
+        ...API_ADDRESSES,${values.app === undefined ? '' : '\n        app: APP,'}
         codeSigningCertificate: updatesEnabled ? CODE_SIGNING_CERTIFICATE : undefined,
         keyid: KEY_ID,
       }),

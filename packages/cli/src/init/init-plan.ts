@@ -47,6 +47,8 @@ export interface InitOptions {
   certificate?: string;
   /** The server's OTA_SIGNING_KEY_ID. */
   keyId: string;
+  /** The app on the Ferry server (`--app`); absent: the default app, at its updates URL from before apps. */
+  app?: string;
   /** Add the update-policy hook and banner to the root layout. */
   banner: boolean;
   /** Write the CI workflow templates. */
@@ -149,6 +151,9 @@ export function planInit(options: InitOptions): InitPlan {
       );
     }
     kept.push(`${dynamic} (it already uses @ferry/expo/config)`);
+    if (options.app !== undefined && !read(at(dynamic))!.includes(`'${options.app}'`)) {
+      nextSteps.push(`Point ${dynamic} at app '${options.app}': pass app: '${options.app}' to updatesConfig()`);
+    }
   } else {
     const appJson = read(at('app.json'));
     if (appJson === undefined) {
@@ -175,6 +180,7 @@ export function planInit(options: InitOptions): InitPlan {
         developmentUrl,
         productionUrl,
         keyId: options.keyId,
+        app: options.app,
       }),
       'the updates URL, channel header and code signing per APP_ENV; runtimeVersion per platform',
     );
@@ -232,8 +238,14 @@ export function planInit(options: InitOptions): InitPlan {
     change(PRIVATE_KEY_PATH, pair.privateKeyPem, 'its private key, for the server only (git-ignored)', true);
     nextSteps.push(
       `Give the server the new key (then move ${PRIVATE_KEY_PATH} out of the app): ` +
-        `OTA_SIGNING_KEY_PATH=<path of private-key.pem> OTA_SIGNING_CERT_PATH=<path of certificate.pem> ` +
-        `OTA_SIGNING_KEY_ID=${options.keyId}`,
+        (options.app === undefined
+          ? `OTA_SIGNING_KEY_PATH=<path of private-key.pem> OTA_SIGNING_CERT_PATH=<path of certificate.pem> ` +
+            `OTA_SIGNING_KEY_ID=${options.keyId}`
+          : // An app's key lives in the server's database: it is imported with the app, or by a rotation.
+            `ferry-server apps create ${options.app} --key-file <path of private-key.pem> ` +
+            `--certificate-file <path of certificate.pem> --key-id ${options.keyId} (an app that exists: ` +
+            `ferry-server apps rotate-key ${options.app} with the same files). Or embed the certificate ` +
+            `\`ferry-server apps create\` printed instead: ferry init --app ${options.app} --certificate <its file>`),
     );
   }
 
@@ -283,7 +295,7 @@ export function planInit(options: InitOptions): InitPlan {
   ];
   if (missing.length > 0) nextSteps.unshift(`Install what the app config and CI need: ${missing.join(' && ')}`);
   nextSteps.push(
-    'Check the app and the server together: APP_ENV=production OTA_RELEASE_TOKEN=<release token> npx ferry doctor',
+    `Check the app and the server together: APP_ENV=production OTA_RELEASE_TOKEN=<${options.app === undefined ? 'release token' : `release token of app '${options.app}'`}> npx ferry doctor`,
   );
   return { files, kept, nextSteps };
 }

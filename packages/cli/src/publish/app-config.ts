@@ -89,3 +89,9 @@ export function channelOf(config: PublicAppConfig): string | undefined {
   const channel = headers['expo-channel-name'] ?? headers['ota-channel-name'];
   return typeof channel === 'string' ? channel : undefined;
 }
+
+/** The app config's updates.url: where its builds ask for updates (and so which app they belong to). */
+export function updatesUrlOf(config: PublicAppConfig): string | undefined {
+  const url = (config.updates as { url?: unknown } | undefined)?.url;
+  return typeof url === 'string' && url !== '' ? url : undefined;
+}

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, Platform, ReleaseSummary, RolloutRequest } from '@ferry/contracts';
 import { ASSET_COLLECTING_RETRY_SECONDS, FerryHttpError } from '@ferry/contracts';
+import { chooseApp } from '../apps/app-choice.js';
 import { CliError } from '../cli-error.js';
 import type { CodeSigningEvaluator } from '../code-signing/app-code-signing.js';
 import { checkServerSignature } from '../code-signing/server-signature-check.js';
 import { FerryClient } from '../http/ferry-client.js';
 import type { RetryPolicy } from '../http/retry.js';
-import { type AppConfigEvaluator, channelOf, runtimeVersionOf } from './app-config.js';
+import { type AppConfigEvaluator, channelOf, runtimeVersionOf, updatesUrlOf } from './app-config.js';
 import { type UploadJob, uploadAssets } from './asset-uploader.js';
 import { type GitReader, readCiMetadata } from './ci-metadata.js';
 import type { Exporter } from './expo-export.js';
@@ -24,6 +25,8 @@ export interface PublishRequest {
   distDir?: string;
   /** --server; OTA_SERVER_URL otherwise. */
   server?: string;
+  /** --app; else OTA_APP; else the app the app config's updates.url names (app-choice.ts). */
+  app?: string;
   concurrency: number;
   /** --message; undefined takes the commit subject, '' publishes without a message. */
   message?: string;
@@ -146,9 +149,12 @@ export async function publishUpdate(
     );
   }
   const runtimeVersions = new Map(request.platforms.map((p) => [p, runtimeVersionOf(otaConfig, p)]));
+  // Before any request: an --app other than the one the builds ask for updates is refused here.
+  const app = chooseApp({ flag: request.app, env: deps.env, updatesUrl: updatesUrlOf(otaConfig) });
   const client = new FerryClient({
     serverUrl: environment.serverUrl,
     token: environment.token,
+    app,
     fetch: deps.fetch,
     retry: deps.retry,
   });

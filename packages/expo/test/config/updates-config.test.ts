@@ -1,5 +1,6 @@
+import { AppSlug, appOfUpdatesUrl, appManifestPath as contractManifestPath } from '@ferry/contracts';
 import { describe, expect, it } from 'vitest';
-import { updatesConfig } from '../../config/index.mjs';
+import { appManifestPath, updatesConfig } from '../../config/index.mjs';
 
 const urls = {
   developmentUrl: 'https://dev-api.example.com',
@@ -72,4 +73,47 @@ describe('updatesConfig (the app config `updates` block per APP_ENV)', () => {
   ])('%s with %j is refused', (appEnv, options, message) => {
     expect(() => updatesConfig(appEnv, options)).toThrow(message);
   });
+});
+
+describe('updatesConfig with an app (many apps on one Ferry)', () => {
+  it.each([
+    ['production', 'shop', 'https://api.example.com/api/apps/shop/manifest'],
+    ['development', 'shop', 'https://dev-api.example.com/api/apps/shop/manifest'],
+    ['canary', 'games-2', 'https://dev-api.example.com/api/apps/games-2/manifest'],
+    ['production', undefined, 'https://api.example.com/api/updates/manifest'],
+  ])('%s of app %s → %s, the app the CLI reads back from it', (appEnv, app, url) => {
+    const config = updatesConfig(appEnv, { ...urls, app });
+    expect(config.url).toBe(url);
+    expect(appOfUpdatesUrl(url)).toBe(app ?? 'default');
+  });
+
+  it('local stays without a URL whatever the app', () => {
+    expect(updatesConfig('local', { app: 'shop' })).not.toHaveProperty('url');
+  });
+
+  it("keeps an address that already is the app's manifest URL, and refuses another manifest path", () => {
+    const own = 'https://x.example.com/ferry/api/apps/shop/manifest';
+    expect(updatesConfig('qa', { ...urls, developmentUrl: own, app: 'shop' }).url).toBe(own);
+    expect(() => updatesConfig('qa', { ...urls, developmentUrl: own, app: 'games' })).toThrow(
+      /developmentUrl ends in another manifest path than \/api\/apps\/games\/manifest/,
+    );
+    expect(() =>
+      updatesConfig('qa', { ...urls, developmentUrl: 'https://x.example.com/api/updates/manifest', app: 'shop' }),
+    ).toThrow(/another manifest path/);
+    expect(() => updatesConfig('qa', { ...urls, developmentUrl: own })).toThrow(/another manifest path/);
+  });
+
+  it.each(['shop', 'a1', 'my-app', 'Shop', 'x', '1shop', 'my--app', 'my-app-', 'a/b', '', `a${'b'.repeat(40)}`])(
+    'app %j: accepted exactly when the contracts accept the slug, with the same path',
+    (app) => {
+      if (AppSlug.safeParse(app).success) {
+        expect(appManifestPath(app)).toBe(contractManifestPath(app));
+        expect(updatesConfig('production', { ...urls, app }).url).toBe(
+          `https://api.example.com${contractManifestPath(app)}`,
+        );
+      } else {
+        expect(() => updatesConfig('production', { ...urls, app })).toThrow(/app must be an app slug/);
+      }
+    },
+  );
 });
