@@ -43,6 +43,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   type ClientManifest,
+  checkManifestLikeExpo,
+  clientHeaders,
   downloadAndVerify,
   fetchManifestLikeExpo,
 } from '../../packages/server/test/support/expo-client.js';
@@ -855,6 +857,80 @@ async function main(): Promise<void> {
         );
       }
       check(/^gate: blocked$/m.test(gate.stdout), 'the gate blocked');
+    });
+
+    // ── A second app on the same installed server: its own key (the swapped certificate's, imported),
+    // URL and token; the first app's devices, token and URL keep working unchanged.
+    await phase('npx ferry-server apps create shop; the app publishes to it with its own token and key', async () => {
+      const otherKeys = path.join(work, 'other-keys');
+      const created = await runOk(
+        'npx',
+        [
+          'ferry-server',
+          'apps',
+          'create',
+          'shop',
+          '--name',
+          'Shop',
+          '--key-file',
+          path.join(otherKeys, 'private-key.pem'),
+          '--certificate-file',
+          path.join(otherKeys, 'certificate.pem'),
+          '--json',
+        ],
+        { cwd: serverDir, env: cleanEnv({ DATA_DIR: dataDir }), timeoutMs: HANG_GUARD_MS },
+      );
+      const shop = JSON.parse(created.stdout) as { releaseToken: string; app: { manifestPath: string } };
+      check(shop.app.manifestPath === '/api/apps/shop/manifest', `the app's updates path (${shop.app.manifestPath})`);
+      // The app config names the app: its builds ask /api/apps/shop/manifest, with the swapped certificate.
+      edit(path.join(app, 'app.config.js'), 'keyid: KEY_ID,', "keyid: KEY_ID,\n        app: 'shop',");
+      await git('commit', '-q', '-am', 'Move the app to its own app on the server');
+      const shopEnv = { ...ciEnv, OTA_RELEASE_TOKEN: shop.releaseToken };
+      const shopFerry = (...args: string[]) =>
+        run('npx', ['ferry', ...args], { cwd: app, env: shopEnv, echo: true, timeoutMs: SLOW_HANG_GUARD_MS });
+      // The first app's token on the second app: refused, naming what to do.
+      const wrongToken = await ferry('releases', '--app', 'shop');
+      check(
+        wrongToken.code === 1 && /APP_FORBIDDEN|belongs to app 'default'/.test(wrongToken.stderr),
+        "the first app's token is refused on shop",
+      );
+      const published = await shopFerry('publish', '--channel', 'production', '--dist', path.join(app, 'dist'));
+      check(published.code === 0, `the publish to shop exited ${published.code}`);
+      const report = parsePublish(published.stdout);
+      const certificateInApp = fs.readFileSync(path.join(app, 'certs', 'certificate.pem'), 'utf8');
+      for (const platform of PLATFORMS) {
+        const release = report.released.get(platform);
+        check(release, `${platform} was published to shop`);
+        const track = { platform, runtimeVersion: release.runtimeVersion, channel: 'production' };
+        const response = await fetch(`${serverUrl}/api/apps/shop/manifest`, { headers: clientHeaders('expo', track) });
+        const answer = {
+          status: response.status,
+          headers: response.headers,
+          body: Buffer.from(await response.arrayBuffer()),
+        };
+        const fetched = await checkManifestLikeExpo('expo', answer, {
+          certificatePem: certificateInApp,
+          keyId: 'main',
+        });
+        check(
+          fetched.kind === 'update' && fetched.manifest.id === release.id,
+          `${platform}: shop's devices get shop's release, signed with shop's key`,
+        );
+        for (const asset of [fetched.manifest.launchAsset, ...fetched.manifest.assets]) await downloadAndVerify(asset);
+        // The first app's devices: its URL, its key, its release, unchanged.
+        const first = await fetchManifestLikeExpo(serverUrl, 'expo', track, { certificatePem, keyId: 'main' });
+        check(
+          first.kind !== 'update' || first.manifest.id !== release.id,
+          `${platform}: the first app's devices never get shop's release`,
+        );
+      }
+      // Each token lists only its own app's releases.
+      const listed = await shopFerry('releases', '--json');
+      const ids = (JSON.parse(listed.stdout) as { releases: Array<{ id: string }> }).releases.map((r) => r.id);
+      check(
+        ids.length === 2 && PLATFORMS.every((p) => ids.includes(report.released.get(p)!.id)),
+        'shop lists its two releases only',
+      );
     });
 
     // ── Sizes.
