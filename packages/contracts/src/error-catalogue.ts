@@ -228,7 +228,7 @@ export const ERROR_CATALOGUE = {
       "The secret that seals apps' signing keys (APP_KEYS_SECRET) is not configured, or cannot open an app's key: that app can be neither created nor served.",
   },
   APP_ARCHIVED: {
-    status: 409,
+    status: 403,
     area: 'operators',
     meaning: 'The app is archived: its devices are still served, but nothing can be published or changed.',
   },

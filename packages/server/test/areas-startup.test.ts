@@ -140,6 +140,7 @@ describe('development with one area', () => {
     expect(server.output()).toMatch(/Release token \(shown once/);
     expect(server.output()).not.toMatch(/simulator|Certificate AES key/);
     expect(fs.readdirSync(path.join(dir, 'dev')).sort()).toEqual([
+      'app-keys.secret',
       'code-signing',
       'object-url-secret',
       'release-token',

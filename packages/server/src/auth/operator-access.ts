@@ -225,7 +225,7 @@ export class OperatorAccess {
     if (!mayPerform(principal, action)) throw forbidden(principal, operator.role, action);
     if (archivedAt !== null && action !== 'read' && action !== 'console.sign-in' && action !== 'apps.manage') {
       throw new DomainError(
-        'conflict',
+        'forbidden',
         'APP_ARCHIVED',
         `App '${app}' is archived: its devices are still served, but nothing can be published or changed.`,
         { app },

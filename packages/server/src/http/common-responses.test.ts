@@ -14,13 +14,17 @@ describe('the common refusals a route declares', () => {
     [
       'a GET declaring security',
       { method: 'GET', schema: { security: [{ releaseToken: [] }] } },
-      [400, 401, 403, 408, 429, 431, 503],
+      [400, 401, 403, 404, 408, 429, 431, 503],
     ],
-    ['a GET with an access hook', { method: 'GET', schema: {}, onRequest: hook }, [400, 401, 403, 408, 429, 431, 503]],
+    [
+      'a GET with an access hook',
+      { method: 'GET', schema: {}, onRequest: hook },
+      [400, 401, 403, 404, 408, 429, 431, 503],
+    ],
     [
       'a GET with an access hook list',
       { method: 'GET', schema: {}, preHandler: [hook] },
-      [400, 401, 403, 408, 429, 431, 503],
+      [400, 401, 403, 404, 408, 429, 431, 503],
     ],
     ['a GET with an empty hook list', { method: 'GET', schema: {}, onRequest: [] }, [400, 408, 431, 503]],
     ['a rate-limited GET', { method: 'GET', schema: {}, config: { rateLimit: { max: 1 } } }, [400, 408, 429, 431, 503]],
@@ -31,7 +35,7 @@ describe('the common refusals a route declares', () => {
         schema: { body: z.object({}), security: [{ releaseToken: [] }] },
         config: { rateLimit: { max: 1 } },
       },
-      [400, 401, 403, 408, 413, 415, 429, 431, 503],
+      [400, 401, 403, 404, 408, 413, 415, 429, 431, 503],
     ],
   ] as const)('%s', (_label, route, statuses) => {
     expect(commonStatuses(routeTraits(route as Parameters<typeof routeTraits>[0]))).toEqual(statuses);

@@ -44,6 +44,8 @@ export function commonStatuses(traits: RouteTraits): number[] {
   if (traits.authenticated) {
     statuses.add(401);
     statuses.add(403);
+    // The app a request names (`ferry-app`) may not exist: 404 APP_NOT_FOUND (docs/apps.md).
+    statuses.add(404);
     // Refused credentials are counted per address (auth-failures.ts): past the limit, 429.
     statuses.add(429);
   }

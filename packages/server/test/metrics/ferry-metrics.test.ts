@@ -286,6 +286,8 @@ describe('FerryMetrics without an exposition', () => {
     const first = metrics.prepareExposition();
     expect(metrics.prepareExposition()).toBe(first);
     const { text } = await metrics.exposition();
-    expect(text).toContain('ferry_manifest_requests_total{outcome="update",platform="ios",channel="production"} 1');
+    expect(text).toContain(
+      'ferry_manifest_requests_total{app="default",outcome="update",platform="ios",channel="production"} 1',
+    );
   });
 });

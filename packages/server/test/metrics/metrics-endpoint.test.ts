@@ -360,6 +360,6 @@ describe('/metrics when neither METRICS_TOKEN nor METRICS_PORT is set', () => {
   it('still counts, so every plugin can call app.metrics', async () => {
     server.app.metrics.published('publish');
     const { text } = await server.app.metrics.exposition();
-    expect(text).toContain('ferry_releases_published_total{kind="publish"} 1');
+    expect(text).toContain('ferry_releases_published_total{app="default",kind="publish"} 1');
   });
 });

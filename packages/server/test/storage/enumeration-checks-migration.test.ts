@@ -162,7 +162,7 @@ describeEachEngine(
       });
       const indexesBefore = await withDatabase(indexesOf);
 
-      await migrate();
+      await migrate('021_drop_enumeration_checks');
 
       await withDatabase(async (opened) => {
         const { db } = opened;

@@ -190,7 +190,7 @@ describe('parseManifestRequest', () => {
         embeddedUpdateId: id,
       },
     });
-    expect(lookedUp.at(-1)).toBe('development\nandroid\n1.0.0(3)');
+    expect(lookedUp.at(-1)).toBe('default\ndevelopment\nandroid\n1.0.0(3)');
   });
 
   // The parse reads its headers by names written out; these are the contracts' names.
@@ -217,7 +217,7 @@ describe('parseManifestRequest', () => {
         embeddedUpdateId: embedded,
       },
     });
-    expect(lookedUp.at(-1)).toBe(`production\nios\ncontracts-${ns}`);
+    expect(lookedUp.at(-1)).toBe(`default\nproduction\nios\ncontracts-${ns}`);
     expect(parseManifestRequest({ [names.protocolVersion]: '2', [names.platform]: 'ios' })).toMatchObject({
       ok: false,
       ns,
@@ -319,7 +319,7 @@ describe('parseManifestRequest', () => {
         request: { platform: expectedPlatform, runtimeVersion: '1.0.0(3)', channel: expectedChannel },
       });
       // The cache's key of the normalised track, so every spelling finds the same cached track.
-      expect(lookedUp.at(-1)).toBe(`${expectedChannel}\n${expectedPlatform}\n1.0.0(3)`);
+      expect(lookedUp.at(-1)).toBe(`default\n${expectedChannel}\n${expectedPlatform}\n1.0.0(3)`);
     });
 
     it.each([
@@ -370,12 +370,12 @@ describe('the shortcut for a track in memory gives what the full parse gives', (
     const lookups: string[] = [];
     const shortcut = parseManifestRequest(headers, (key) => {
       lookups.push(key);
-      return key === 'production\nios\n1.0.0' ? found : undefined;
+      return key === 'default\nproduction\nios\n1.0.0' ? found : undefined;
     });
     const full = parseManifestRequest(headers);
     if (full.ok) {
       expect(shortcut).toEqual({ ...full, found });
-      expect(lookups).toEqual(['production\nios\n1.0.0']);
+      expect(lookups).toEqual(['default\nproduction\nios\n1.0.0']);
     } else expect(shortcut).toEqual(full);
   });
 

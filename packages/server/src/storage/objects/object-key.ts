@@ -133,4 +133,6 @@ export function appOfAssetKey(key: string): string | undefined {
   return match ? (match[1] ?? DEFAULT_APP) : undefined;
 }
 
-export const isUpdateAssetKey = (key: string): boolean => appOfAssetKey(key) !== undefined;
+/** Whether a key is under an app's update-asset prefix (public and immutable): `updates/…` or `apps/<slug>/updates/…`. */
+export const isUpdateAssetKey = (key: string): boolean =>
+  key.startsWith(UPDATE_ASSETS_PREFIX) || /^apps\/[a-z][a-z0-9-]{1,39}\/updates\//.test(key);

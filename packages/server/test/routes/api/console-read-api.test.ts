@@ -349,7 +349,7 @@ describeEachEngine('console read API', (engine) => {
         (JSON.parse(e.data) as ConsoleEvent).type === 'track' && e.data.includes(t.runtimeVersion);
       const published = publishRelease(a, { ...t, launch: launch(), payload: { rollout: { percent: 10 } } });
       const event = JSON.parse((await stream.next(about)).data) as ConsoleEvent;
-      expect(event).toEqual({ type: 'track', ...t, origin: 'local' });
+      expect(event).toEqual({ type: 'track', app: 'default', ...t, origin: 'local' });
       const { id } = await published;
       await stream.next(() => true);
       const count = () => stream.raw().split('event: track').length;
@@ -372,7 +372,7 @@ describeEachEngine('console read API', (engine) => {
     try {
       await publishRelease(b, { ...t, launch: launch() });
       const event = await stream.next((e) => e.data.includes(t.runtimeVersion));
-      expect(JSON.parse(event.data)).toEqual({ type: 'track', ...t, origin: 'remote' });
+      expect(JSON.parse(event.data)).toEqual({ type: 'track', app: 'default', ...t, origin: 'remote' });
     } finally {
       stream.close();
     }

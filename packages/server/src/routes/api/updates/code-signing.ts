@@ -41,7 +41,8 @@ export function codeSigningRoute(app: FastifyInstance, options: { signers: AppSi
         tags: ['updates'],
         params: z.object({ app: AppSlug }),
         querystring: CodeSigningQuery,
-        response: { 200: CodeSigningResponse, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+        // 403: a slug longer than the router takes a parameter to be never reaches this route.
+        response: { 200: CodeSigningResponse, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 503: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -48,7 +48,8 @@ export function manifestRoute(app: FastifyInstance, options: ManifestObservers &
       },
       204: z.null().meta({ description: 'No newer update for this device' }),
       400: ErrorBody,
-      ...(appPath ? { 404: ErrorBody } : {}),
+      // 403: a slug longer than the router takes a parameter to be never reaches this route.
+      ...(appPath ? { 403: ErrorBody, 404: ErrorBody } : {}),
       406: ErrorBody,
     },
   });
