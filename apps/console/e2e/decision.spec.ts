@@ -307,6 +307,10 @@ test('an admin creates a token from the keyboard alone, sees it once, and revoke
   await page.keyboard.press('ArrowDown');
   await expect(page.getByLabel('Role')).toHaveValue('releaser');
   await expect(page.getByText('A releaser may read releases')).toBeVisible();
+  // The app: the one in view unless chosen otherwise (apps.spec.ts chooses others).
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('App', { exact: true })).toBeFocused();
+  await expect(page.getByLabel('App', { exact: true })).toHaveValue('default');
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Create token' })).toBeFocused();
   await page.keyboard.press('Enter');
@@ -325,6 +329,7 @@ test('an admin creates a token from the keyboard alone, sees it once, and revoke
   expect(await page.content()).not.toContain(token);
   await page.reload();
   await expect(page.locator('tr[data-token="tess"]')).toContainText('releaser');
+  await expect(page.locator('tr[data-token="tess"] td[data-label="App"]')).toHaveText('Default app');
   expect(await page.content()).not.toContain(token);
 
   // The token works: its owner signs in elsewhere.

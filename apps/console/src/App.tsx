@@ -1,8 +1,11 @@
-import { ConsoleSession, mayPerform } from '@ferry/contracts';
+import { type ConsoleSession, mayPerform } from '@ferry/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getJson, SESSION_ENDED, send } from './api.js';
+import { SESSION_ENDED, send } from './api.js';
+import { rememberedApp, showApp } from './app-in-view.js';
+import { AppSwitch } from './components/AppSwitch.js';
 import { LanguageSwitch } from './components/LanguageSwitch.js';
 import { Loading } from './components/Loading.js';
+import { readSession, sessionAfterSignIn } from './console-session.js';
 import { useT } from './i18n/use-t.js';
 import { LiveUpdates, useLive } from './live.js';
 import { AuditPage } from './pages/AuditPage.js';
@@ -12,6 +15,7 @@ import { SignInPage } from './pages/SignInPage.js';
 import { TokensPage } from './pages/TokensPage.js';
 import { TrackPage } from './pages/TrackPage.js';
 import { TracksPage } from './pages/TracksPage.js';
+import { refusalLine } from './refusal.js';
 import { href, type Route, useRoute } from './router.js';
 import { SessionProvider, useMay } from './session.js';
 
@@ -50,7 +54,15 @@ function Page({ route, onDone }: { route: Route; onDone: (message: string) => vo
   }
 }
 
-function Console({ session, onSignOut }: { session: ConsoleSession; onSignOut: () => void }) {
+function Console({
+  session,
+  onSignOut,
+  onSwitchApp,
+}: {
+  session: ConsoleSession;
+  onSignOut: () => void;
+  onSwitchApp: (slug: string) => Promise<void>;
+}) {
   const { t } = useT();
   const route = useRoute();
   const [notice, setNotice] = useState('');
@@ -63,11 +75,17 @@ function Console({ session, onSignOut }: { session: ConsoleSession; onSignOut: (
   }, [route]);
   const current = (page: Route['page']) => (route.page === page ? 'page' : undefined);
   const may = (action: Parameters<typeof mayPerform>[1]) => mayPerform(session.role, action);
+  const switchApp = (slug: string) =>
+    onSwitchApp(slug).catch((reason: unknown) => {
+      const name = session.apps.find((app) => app.slug === slug)?.name ?? slug;
+      setNotice(t('apps.switchFailed', { app: name, reason: refusalLine(t, reason) }));
+    });
   return (
     <SessionProvider session={session}>
-      <LiveUpdates>
+      <LiveUpdates app={session.app}>
         <header className="top">
           <span className="brand">{t('app.brand')}</span>
+          <AppSwitch onSwitch={switchApp} />
           <nav aria-label={t('app.navLabel')}>
             <a href={href.tracks()} aria-current={current('tracks') ?? current('track') ?? current('release')}>
               {t('nav.tracks')}
@@ -98,16 +116,24 @@ function Console({ session, onSignOut }: { session: ConsoleSession; onSignOut: (
   );
 }
 
-/** Signed in (a live session cookie) → the console; otherwise the sign-in page. */
+/**
+ * Signed in (a live session cookie) → the console, in the app remembered from the last visit when
+ * the operator may still see it, else in the app the server picks; otherwise the sign-in page.
+ */
 export function App() {
   const { t } = useT();
   const [session, setSession] = useState<ConsoleSession | null>();
+  /** The session decides the app in view: every request from now on names it. */
+  const show = useCallback((next: ConsoleSession) => {
+    showApp(next.app);
+    setSession(next);
+  }, []);
   useEffect(() => {
-    getJson('/api/console/session', ConsoleSession)
-      .then(setSession)
+    readSession(rememberedApp())
+      .then(show)
       // 401 (no session) and anything else alike: the sign-in page says what the server answers.
       .catch(() => setSession(null));
-  }, []);
+  }, [show]);
   useEffect(() => {
     const ended = () => setSession(null);
     window.addEventListener(SESSION_ENDED, ended);
@@ -117,7 +143,23 @@ export function App() {
     await send('/api/console/session', 'DELETE').catch(() => undefined);
     setSession(null);
   }, []);
+  const signedIn = useCallback(
+    (signed: ConsoleSession) => void sessionAfterSignIn(signed, rememberedApp()).then(show),
+    [show],
+  );
+  /** Another app: its session (role, allowed actions), then its tracks. */
+  const switchApp = useCallback(
+    async (slug: string) => {
+      const next = await readSession(slug);
+      // Before the new console mounts, so it opens on the tracks: a track or release of the last
+      // app is not the new app's.
+      window.location.hash = href.tracks();
+      show(next);
+    },
+    [show],
+  );
   if (session === undefined) return <Loading label={t('app.loading')} />;
-  if (session === null) return <SignInPage onSignedIn={setSession} />;
-  return <Console session={session} onSignOut={signOut} />;
+  if (session === null) return <SignInPage onSignedIn={signedIn} />;
+  // Keyed by app: every page, the live stream and their state start afresh in another app.
+  return <Console key={session.app} session={session} onSignOut={signOut} onSwitchApp={switchApp} />;
 }

@@ -1,4 +1,5 @@
-import { CONSOLE_CSRF_HEADER } from '@ferry/contracts';
+import { APP_HEADER, CONSOLE_CSRF_HEADER } from '@ferry/contracts';
+import { appInView } from './app-in-view.js';
 
 /** Dispatched on window when an API call answers 401. */
 export const SESSION_ENDED = 'ferry-console:session-ended';
@@ -33,12 +34,22 @@ async function failure(response: Response): Promise<ApiError> {
   }
 }
 
+export interface ApiRequest {
+  method?: string;
+  body?: unknown;
+  /** The app the request acts on: the app in view when left out; none (the server picks) when null. */
+  app?: string | null;
+}
+
 /**
  * Every request carries the session cookie (same origin) and the console header, which the server
  * requires on cookie-authenticated changes: a page on another site can send the cookie but not the header.
+ * It names the app in view (`ferry-app`): the server reads and changes only that app's tracks.
  */
-export async function request(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+export async function request(path: string, init: ApiRequest = {}): Promise<Response> {
   const headers: Record<string, string> = { [CONSOLE_CSRF_HEADER]: '1', accept: 'application/json' };
+  const app = init.app === undefined ? appInView() : init.app;
+  if (app !== undefined && app !== null) headers[APP_HEADER] = app;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, {
     method: init.method ?? 'GET',
@@ -55,8 +66,12 @@ export async function request(path: string, init: { method?: string; body?: unkn
 }
 
 /** A JSON answer, checked against its contract so the pages never render a shape they do not expect. */
-export async function getJson<T>(path: string, schema: { parse(value: unknown): T }): Promise<T> {
-  const response = await request(path);
+export async function getJson<T>(
+  path: string,
+  schema: { parse(value: unknown): T },
+  init: Pick<ApiRequest, 'app'> = {},
+): Promise<T> {
+  const response = await request(path, init);
   return schema.parse(await response.json());
 }
 

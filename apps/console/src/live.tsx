@@ -27,11 +27,18 @@ const LiveContext = createContext<LiveState>({
 });
 
 /**
- * One EventSource for the whole console (it sends the session cookie): a publish, rollout change,
- * directive or halt on this instance or another bumps a counter the pages reload on. The browser
- * reconnects by itself; after a reconnect everything is read again (events may have been missed).
+ * The event stream of one app. An EventSource cannot send headers, so the app is in the query,
+ * where the server reads it as it reads `ferry-app` on every other request.
  */
-export function LiveUpdates({ children }: { children: ReactNode }) {
+export const eventsUrl = (app: string): string => `/api/console/events?app=${encodeURIComponent(app)}`;
+
+/**
+ * One EventSource for the whole console (it sends the session cookie), on the app in view: a
+ * publish, rollout change, directive or halt on this instance or another bumps a counter the pages
+ * reload on. The browser reconnects by itself; after a reconnect everything is read again (events
+ * may have been missed). Another app: another stream, and nothing of the last app's changes.
+ */
+export function LiveUpdates({ app, children }: { app: string; children: ReactNode }) {
   const [state, setState] = useState<LiveState>({
     status: 'connecting',
     all: 0,
@@ -40,7 +47,8 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     announcement: null,
   });
   useEffect(() => {
-    const source = new EventSource('/api/console/events');
+    setState({ status: 'connecting', all: 0, resets: 0, changes: [], announcement: null });
+    const source = new EventSource(eventsUrl(app));
     let opened = false;
     source.onopen = () => {
       // A reconnect: what happened while away is unknown, so every page reads again.
@@ -64,7 +72,8 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     };
     const onTrack = (message: MessageEvent<string>) => {
       const parsed = ConsoleEvent.safeParse(JSON.parse(message.data));
-      if (!parsed.success || parsed.data.type !== 'track') return;
+      // The server sends only this app's events; one of another app would name a track not shown.
+      if (!parsed.success || parsed.data.type !== 'track' || parsed.data.app !== app) return;
       const { channel, platform, runtimeVersion, origin } = parsed.data;
       const track = { channel, platform, runtimeVersion };
       setState((s) => ({
@@ -87,7 +96,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     source.addEventListener('track', onTrack);
     source.addEventListener('reset', onReset);
     return () => source.close();
-  }, []);
+  }, [app]);
   return <LiveContext.Provider value={state}>{children}</LiveContext.Provider>;
 }
 

@@ -23,6 +23,10 @@ export const EN: Catalogue = {
     ko: '한국어',
     en: 'English',
   },
+  apps: {
+    label: 'App',
+    switchFailed: 'Could not switch to {{app}}: {{reason}}',
+  },
   live: {
     live: 'Live',
     connecting: 'Connecting…',
@@ -340,6 +344,10 @@ export const EN: Catalogue = {
       'The person or machine it is for, e.g. alice or ci-bot. Their actions are audited under this name, and a name is never used twice.',
     role: 'Role',
     roleHelp: 'A {{role}} may {{grants}}.',
+    app: 'App',
+    everyApp: 'every app (server-wide)',
+    appHelp:
+      'Only an admin token may have every app: its role then applies in each app on this server. Any other token works in the one app it is given.',
     create: 'Create token',
     creating: 'Creating…',
     created: 'Token {{name}} created.',

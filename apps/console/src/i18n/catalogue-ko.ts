@@ -24,6 +24,10 @@ export const KO = {
     ko: '한국어',
     en: 'English',
   },
+  apps: {
+    label: '앱',
+    switchFailed: '{{app}} 앱으로 바꾸지 못했어요: {{reason}}',
+  },
   live: {
     live: '실시간',
     connecting: '연결 중…',
@@ -344,6 +348,10 @@ export const KO = {
       '토큰을 쓸 사람이나 기기예요(예: alice, ci-bot). 작업은 이 이름으로 감사 기록되고, 한 번 쓴 이름은 다시 쓸 수 없어요.',
     role: '역할',
     roleHelp: '{{role}}이(가) 할 수 있는 일: {{grants}}.',
+    app: '앱',
+    everyApp: '모든 앱 (서버 전체)',
+    appHelp:
+      '관리자 토큰만 모든 앱을 받을 수 있고, 그 역할이 이 서버의 모든 앱에 적용돼요. 다른 토큰은 받은 앱 하나에서만 일해요.',
     create: '토큰 만들기',
     creating: '만드는 중…',
     created: '토큰 {{name}}을(를) 만들었어요.',

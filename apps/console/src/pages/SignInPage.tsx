@@ -1,7 +1,7 @@
 import { ConsoleSession } from '@ferry/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { Trans } from 'react-i18next';
-import { send } from '../api.js';
+import { request } from '../api.js';
 import { LanguageSwitch } from '../components/LanguageSwitch.js';
 import { CONSOLE_NAMESPACE } from '../i18n/catalogue.js';
 import { useT } from '../i18n/use-t.js';
@@ -19,7 +19,13 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: ConsoleSessio
     setBusy(true);
     setError(undefined);
     try {
-      const session = ConsoleSession.parse(await send('/api/console/session', 'POST', { token: token.trim() }));
+      // No app is named: which apps this operator may see is known only once the server knows who it is.
+      const response = await request('/api/console/session', {
+        method: 'POST',
+        body: { token: token.trim() },
+        app: null,
+      });
+      const session = ConsoleSession.parse(await response.json());
       setToken('');
       onSignedIn(session);
     } catch (reason) {

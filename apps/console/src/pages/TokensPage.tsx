@@ -33,6 +33,32 @@ export const roleGrants = (t: Translate, role: OperatorRole): string =>
     .map((action) => t(`tokens.grants.${action}`))
     .join(', ');
 
+/** The app choice meaning every app (server-wide); no slug can be `*`. */
+export const EVERY_APP = '*';
+
+/**
+ * What a new token may be granted, as [value, label] options: every app (server-wide) only for an
+ * admin token, which the server requires too; then each app the operator sees, by name.
+ */
+export const tokenAppChoices = (
+  t: Translate,
+  role: OperatorRole,
+  apps: readonly { slug: string; name: string }[],
+): Array<[string, string]> => [
+  ...(role === 'admin' ? [[EVERY_APP, t('tokens.everyApp')] as [string, string]] : []),
+  ...apps.map((app): [string, string] => [app.slug, app.name]),
+];
+
+/** A choice as the request's `app`: null for every app. */
+export const tokenAppOf = (choice: string): string | null => (choice === EVERY_APP ? null : choice);
+
+/** A token's app in the list: the app's name when the operator sees it, else its slug; every app in words. */
+export const tokenAppLabel = (
+  t: Translate,
+  app: string | null,
+  apps: readonly { slug: string; name: string }[],
+): string => (app === null ? t('tokens.everyApp') : (apps.find((known) => known.slug === app)?.name ?? app));
+
 /** The one time a new token is on screen: copied from here, never shown again. */
 function NewToken({ created, onDismiss }: { created: CreatedOperatorToken; onDismiss: () => void }) {
   const { t } = useT();
@@ -59,6 +85,7 @@ function TokenRow({ token, onRevoked }: { token: OperatorTokenView; onRevoked: (
   const { t } = useT();
   const session = useSession();
   const own = session?.kind === 'token' && session.name === token.name;
+  const app = tokenAppLabel(t, token.app, session?.apps ?? []);
   return (
     <tr data-token={token.name}>
       <td data-label={t('tokens.name')}>
@@ -71,6 +98,9 @@ function TokenRow({ token, onRevoked }: { token: OperatorTokenView; onRevoked: (
         )}
       </td>
       <td data-label={t('tokens.role')}>{t(`roles.${token.role}`)}</td>
+      <td data-label={t('tokens.app')} data-app={token.app ?? EVERY_APP}>
+        {app}
+      </td>
       <td data-label={t('tokens.createdAt')}>
         <div>
           <Time iso={token.createdAt} />
@@ -110,6 +140,8 @@ function TokenRow({ token, onRevoked }: { token: OperatorTokenView; onRevoked: (
               <dd>{token.name}</dd>
               <dt>{t('tokens.role')}</dt>
               <dd>{t(`roles.${token.role}`)}</dd>
+              <dt>{t('tokens.app')}</dt>
+              <dd>{app}</dd>
             </dl>
           </ConfirmAction>
         )}
@@ -118,15 +150,25 @@ function TokenRow({ token, onRevoked }: { token: OperatorTokenView; onRevoked: (
   );
 }
 
-/** Operator tokens, for admins: create one with a role (shown once), list them, revoke one. */
+/** Operator tokens, for admins: create one with a role in an app or every app (shown once), list them, revoke one. */
 export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
   const { t } = useT();
+  const session = useSession();
+  const apps = session?.apps ?? [];
   const [version, setVersion] = useState(0);
   const tokens = useResource(() => getJson('/api/operator-tokens', OperatorTokenList), String(version));
   const nameId = useId();
   const roleId = useId();
+  const appId = useId();
   const [name, setName] = useState('');
   const [role, setRole] = useState<OperatorRole>('viewer');
+  // The app in view unless chosen otherwise.
+  const [app, setApp] = useState<string>(session?.app ?? EVERY_APP);
+  const chooseRole = (next: OperatorRole) => {
+    setRole(next);
+    // Every app is an admin's only: another role falls back to the app in view.
+    if (next !== 'admin' && app === EVERY_APP && session) setApp(session.app);
+  };
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; code?: string }>();
   const [created, setCreated] = useState<CreatedOperatorToken>();
@@ -136,7 +178,9 @@ export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const token = CreatedOperatorToken.parse(await send('/api/operator-tokens', 'POST', { name: name.trim(), role }));
+      const token = CreatedOperatorToken.parse(
+        await send('/api/operator-tokens', 'POST', { name: name.trim(), role, app: tokenAppOf(app) }),
+      );
       setCreated(token);
       setName('');
       onDone(t('tokens.created', { name: token.name }));
@@ -175,11 +219,24 @@ export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
               id={roleId}
               value={role}
               aria-describedby={`${roleId}-help`}
-              onChange={(event) => setRole(event.target.value as OperatorRole)}
+              onChange={(event) => chooseRole(event.target.value as OperatorRole)}
             >
               {OPERATOR_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {t(`roles.${r}`)}
+                </option>
+              ))}
+            </select>
+            <label htmlFor={appId}>{t('tokens.app')}</label>
+            <select
+              id={appId}
+              value={app}
+              aria-describedby={`${appId}-help`}
+              onChange={(event) => setApp(event.target.value)}
+            >
+              {tokenAppChoices(t, role, apps).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
                 </option>
               ))}
             </select>
@@ -189,6 +246,9 @@ export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
           </p>
           <p id={`${roleId}-help`} className="sub">
             {t('tokens.roleHelp', { role: t(`roles.${role}`), grants: roleGrants(t, role) })}
+          </p>
+          <p id={`${appId}-help`} className="sub">
+            {t('tokens.appHelp')}
           </p>
           {error && <Refusal refusal={error} />}
           <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
@@ -210,6 +270,7 @@ export function TokensPage({ onDone }: { onDone: (message: string) => void }) {
             <tr>
               <th scope="col">{t('tokens.name')}</th>
               <th scope="col">{t('tokens.role')}</th>
+              <th scope="col">{t('tokens.app')}</th>
               <th scope="col">{t('tokens.createdAt')}</th>
               <th scope="col">{t('tokens.lastUsed')}</th>
               <th scope="col">{t('tokens.state')}</th>
