@@ -4,19 +4,12 @@
  * share the development signing key, release token and local objects, as a scaled-out deployment
  * shares its configuration. With FERRY_E2E_TOKENS=1 it also creates a viewer, a releaser and an admin
  * operator token. Prints one JSON line, then serves until SIGTERM.
- *
- * Its apps are the rows of the `apps` table (a test adds one straight to the database): a stand-in
- * for the app registry, which buildApp does not wire on this branch yet (without it the server knows
- * the default app only). Remove it once buildApp passes the registry to operator access.
  */
-import type { Kysely } from 'kysely';
 import pino from 'pino';
 import { buildApp } from '../../../../packages/server/src/app.js';
-import { DEFAULT_APP_ONLY } from '../../../../packages/server/src/auth/operator-access.js';
 import { OperatorTokenStore } from '../../../../packages/server/src/auth/operator-token-store.js';
 import { loadConfig } from '../../../../packages/server/src/config/config.js';
 import { applyDevelopmentDefaults } from '../../../../packages/server/src/config/development-defaults.js';
-import type { DatabaseSchema } from '../../../../packages/server/src/storage/schema.js';
 
 const { config } = await applyDevelopmentDefaults(
   loadConfig({
@@ -32,28 +25,8 @@ const { config } = await applyDevelopmentDefaults(
   }),
 );
 
-// The directory operator access falls back to, read from the table; the database opens with the app
-// (the first request comes after).
-let appsTable: Kysely<DatabaseSchema> | undefined;
-const apps = () => {
-  if (!appsTable) throw new Error('the apps stand-in was asked before the database opened');
-  return appsTable.selectFrom('apps').select(['slug', 'name', 'archived_at']);
-};
-const archivedAt = (value: number | string | null) => (value === null ? null : Number(value));
-DEFAULT_APP_ONLY.find = async (slug) => {
-  const row = await apps().where('slug', '=', slug).executeTakeFirst();
-  return row && { slug: row.slug, archivedAt: archivedAt(row.archived_at) };
-};
-DEFAULT_APP_ONLY.list = async () =>
-  (await apps().orderBy('created_at').orderBy('slug').execute()).map((row) => ({
-    slug: row.slug,
-    name: row.name,
-    archivedAt: archivedAt(row.archived_at),
-  }));
-
 // Logs go to stderr (the runner keeps them in a file); stdout carries only the address line.
 const app = await buildApp({ config, logger: pino({ level: config.logLevel }, pino.destination(2)) });
-appsTable = app.database.db;
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
