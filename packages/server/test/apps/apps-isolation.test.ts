@@ -20,6 +20,8 @@ const TRACK = { channel: 'production', platform: 'ios', runtimeVersion: '1.0.0' 
 const LAUNCH = fileOf('console.log("same bundle in every app");\n'.repeat(40), 'application/javascript', '.bundle');
 const IMAGE = fileOf(Buffer.from('png same image in every app '.repeat(40)), 'image/png', '.png');
 
+const METRICS_TOKEN = `apps-metrics-token-${randomBytes(8).toString('hex')}`;
+
 interface Credential {
   token: string;
   app?: string;
@@ -101,7 +103,11 @@ describeEachEngine('apps: isolation over HTTP', (engine) => {
 
   beforeAll(async () => {
     server = await startTestServer(engine, {
-      env: { APP_KEYS_SECRET: randomBytes(32).toString('base64'), ASSET_GC_GRACE_SECONDS: '0' },
+      env: {
+        APP_KEYS_SECRET: randomBytes(32).toString('base64'),
+        ASSET_GC_GRACE_SECONDS: '0',
+        METRICS_TOKEN,
+      },
     });
     const store = new OperatorTokenStore(server.app.database.db);
     admin = (await store.create({ name: 'admin', role: 'admin' }, { actor: 'test' })).token;
@@ -278,6 +284,25 @@ describeEachEngine('apps: isolation over HTTP', (engine) => {
       { body: { keepPerTrack: 1 } },
     );
     expect(((await verify.json()) as { problems: unknown[] }).problems).toEqual([]);
+  });
+
+  it('metrics: no app credential reads them, and each app counts under its own label', async () => {
+    for (const token of [apps.shop!.releaseToken, shopViewer]) {
+      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+        401,
+      );
+    }
+    const text = await (
+      await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
+    for (const slug of ['shop', 'games']) {
+      expect(text).toMatch(
+        new RegExp(
+          `ferry_manifest_requests_total\\{app="${slug}",outcome="update",platform="ios",channel="production"\\} [1-9]`,
+        ),
+      );
+      expect(text).toMatch(new RegExp(`ferry_releases_published_total\\{app="${slug}",kind="publish"\\} [1-9]`));
+    }
   });
 
   it('an admin of every app lists, archives and re-keys apps; an app token or operator of one app cannot', async () => {

@@ -199,8 +199,8 @@ const isEndlessStream = (operation: OpenApiOperation): boolean =>
   operation.responses?.['200']?.content?.['text/event-stream'] !== undefined;
 
 const authOf = (path: string, operation: OpenApiOperation): AuthKind =>
-  // Operator tokens are managed by admins only; the release token may not (issue 19).
-  path.startsWith('/api/operator-tokens')
+  // Operator tokens and apps are managed by admins only; the release token may not (issues 19, 39).
+  path.startsWith('/api/operator-tokens') || path === '/api/apps' || path.startsWith('/api/apps/{slug}')
     ? 'admin'
     : operation.security?.length
       ? 'release'

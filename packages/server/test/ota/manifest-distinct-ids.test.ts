@@ -118,7 +118,8 @@ describe('devices with distinct current update ids over HTTP (the real server)',
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer('sqlite', { env: { MANIFEST_WARM_UP_REQUESTS: '0' } });
-    const payload = releasePayload({ ...track, runtimeVersion: '34.2.1' });
+    const { app: _app, ...asSent } = track;
+    const payload = releasePayload({ ...asSent, runtimeVersion: '34.2.1' });
     await storeAssets(server, payload);
     const published = await server.authed('/api/updates/release', { method: 'POST', body: JSON.stringify(payload) });
     expect(published.status).toBe(201);
