@@ -160,7 +160,8 @@ async function run(args: string[]): Promise<number> {
         write(
           `Rotated the signing key of app ${slug} (key id ${key.keyId}). Builds that embed the old certificate\n` +
             'reject updates signed with the new key: ship builds with this certificate before publishing again.\n' +
-            `Running instances sign with the new key within a few seconds.\n${key.certificate}`,
+            'Running instances keep the key they opened until they restart: restart them, or rotate with\n' +
+            `POST /api/apps/${slug}/signing-key instead, which every instance follows at once.\n${key.certificate}`,
         );
         return 0;
       }

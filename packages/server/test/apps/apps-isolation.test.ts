@@ -311,5 +311,29 @@ describeEachEngine('apps: isolation over HTTP', (engine) => {
     const listed = (await (await call('/api/apps', { token: admin })).json()) as { apps: Array<{ slug: string }> };
     expect(listed.apps.map((app) => app.slug)).toEqual(['default', 'shop', 'games']);
     expect((await call('/api/apps', { token: admin }, { body: { slug: 'shop' } })).status).toBe(409);
+
+    // Re-keyed over the API: the app's devices verify with the new certificate at once, never the old.
+    const rotated = await call('/api/apps/shop/signing-key', { token: admin }, { body: {} });
+    expect(rotated.status).toBe(200);
+    const { certificate } = (await rotated.json()) as { certificate: string };
+    expect(certificate).not.toBe(apps.shop!.certificate);
+    const { releases } = (await (await call('/api/updates/releases', { token: apps.shop!.releaseToken })).json()) as {
+      releases: Array<{ id: string }>;
+    };
+    const answer = await manifestOf('/api/apps/shop/manifest', insideOf(releases[0]!.id));
+    expect((await checkManifestLikeExpo('expo', answer, { certificatePem: certificate, keyId: 'main' })).kind).toBe(
+      'update',
+    );
+    await expect(
+      checkManifestLikeExpo('expo', answer, { certificatePem: apps.shop!.certificate, keyId: 'main' }),
+    ).rejects.toThrow(ClientRejection);
+    expect((await call('/api/apps/default/signing-key', { token: admin }, { body: {} })).status).toBe(400);
+
+    // Archived: its devices are still served; nothing more is changed (403 APP_ARCHIVED).
+    expect((await call('/api/apps/shop/archive', { token: admin }, { body: {} })).status).toBe(200);
+    const refused = await call('/api/updates/directives', { token: apps.shop!.releaseToken }, { body: {} });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('APP_ARCHIVED');
+    expect((await manifestOf('/api/apps/shop/manifest', insideOf(releases[0]!.id))).status).toBe(200);
   });
 });

@@ -110,11 +110,6 @@ export class ManifestService {
     return signer;
   }
 
-  private loadedSigner(app: string): ManifestSigner {
-    const signer = this.deps.signers.loaded(app);
-    if (!signer) throw appNotFound(app);
-    return signer;
-  }
 
   /**
    * A track in memory by its key (trackKey), without waiting: past its TTL the lookup starts a
@@ -262,7 +257,7 @@ export class ManifestService {
     fallback: boolean,
   ): Promise<ServedEntry | undefined> {
     if (!entry) return undefined;
-    const signer = this.loadedSigner(app);
+    const signer = await this.signerOf(app);
     const signatures = this.currentSignatures(app, entry);
     const unsigned = MANIFEST_NAMESPACES.filter((ns) => !signatures.some((stored) => stored.namespace === ns));
     if (unsigned.length === 0) return servedOf(entry, signatures, fallback);
