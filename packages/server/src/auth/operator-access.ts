@@ -294,7 +294,8 @@ export const appNotFound = (app: string): DomainError =>
  */
 function inApp(operator: Operator, app: string, action: OperatorAction): Operator {
   if (operator.kind === 'release-token') {
-    if (operator.app === app && action !== 'apps.manage') return operator;
+    // Managing apps is no app's: the one rule refuses it to the release token in its own words.
+    if (operator.app === app || action === 'apps.manage') return operator;
     throw new OperatorForbidden(
       `This release token belongs to app '${operator.app}'; it cannot act on app '${app}'. Use the release token of app '${app}' (ferry-server apps token ${app} --name ci), or --app ${operator.app}.`,
       'APP_FORBIDDEN',
