@@ -319,7 +319,7 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     reports: reportStore,
     objects: objectStore,
     urls,
-    certificatePem: signer.certificatePem,
+    signers,
     patches: patchStore,
     patchMaxRatio: options.updates.patchMaxRatio,
   });

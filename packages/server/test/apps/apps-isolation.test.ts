@@ -223,6 +223,12 @@ describeEachEngine('apps: isolation over HTTP', (engine) => {
     const viewer = { token: shopViewer };
     expect(await listed(viewer, '/api/console/tracks')).toContain(apps.shop!.releaseId);
     expect((await call('/api/console/tracks', { ...viewer, app: 'games' })).status).toBe(403);
+    // The release page checks an app's signatures against that app's certificate.
+    const detail = (await (await call(`/api/console/releases/${apps.shop!.releaseId}`, viewer)).json()) as {
+      manifests: Array<{ verifies: boolean }>;
+    };
+    expect(detail.manifests.length).toBeGreaterThan(0);
+    expect(detail.manifests.every((manifest) => manifest.verifies)).toBe(true);
     const session = await fetch(`${server.url}/api/console/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-ferry-console': '1' },

@@ -22,6 +22,7 @@ import type { ObjectStore } from '../../storage/objects/object-store.js';
 import { parseJson } from '../../storage/schema.js';
 import { type Track, trackOf } from '../app-track.js';
 import type { AssetUrls } from '../assets/asset-urls.js';
+import type { AppSignerSource } from '../manifest/manifest-service.js';
 import { ReleaseNotFound } from '../ota-errors.js';
 import type { KyselyPatchStore } from '../patches/kysely-patch-store.js';
 import { groupMembers } from '../release-groups.js';
@@ -108,8 +109,8 @@ export interface ConsoleReadsDeps {
   objects: ObjectStore;
   /** Where devices download assets now: a release stores no URL. */
   urls: Pick<AssetUrls, 'of'>;
-  /** The configured code-signing certificate, which stored signatures are checked against. */
-  certificatePem: string;
+  /** Each app's signer: an app's stored signatures are checked against its certificate. */
+  signers: Pick<AppSignerSource, 'load'>;
   /** The bundle patches to launch bundles (ota/patches), shown on the release page. */
   patches: Pick<KyselyPatchStore, 'patchesTo'>;
   /** PATCH_MAX_RATIO: the share of the full download a patch is offered up to. */
@@ -389,6 +390,7 @@ export class ConsoleReads {
     const release = await this.deps.store.findById(app, releaseId);
     if (!release) throw new ReleaseNotFound(releaseId);
     const rollout = await this.deps.store.rollout(releaseId);
+    const certificatePem = (await this.deps.signers.load(app).catch(() => undefined))?.certificatePem;
     const signed = await this.db
       .selectFrom('signed_manifests')
       .select(['namespace', 'body', 'signature'])
@@ -440,7 +442,7 @@ export class ConsoleReads {
         namespace: row.namespace as ManifestNamespace,
         body: row.body,
         signature: row.signature,
-        verifies: signatureVerifies(row.body, row.signature, this.deps.certificatePem),
+        verifies: certificatePem !== undefined && signatureVerifies(row.body, row.signature, certificatePem),
       })),
       adoption,
       health: { received: health.received, failed: health.failed },

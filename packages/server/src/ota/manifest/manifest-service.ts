@@ -110,7 +110,6 @@ export class ManifestService {
     return signer;
   }
 
-
   /**
    * A track in memory by its key (trackKey), without waiting: past its TTL the lookup starts a
    * reload in the background and still answers, up to its stale-if-error limit.
