@@ -120,18 +120,27 @@ export async function settledPatches(
   timeoutMs = Number.POSITIVE_INFINITY,
 ) {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let release: ReleaseListResponse['releases'][number] | undefined;
+  for (let attempt = 0; ; attempt++) {
     const response = await server.authed(`/api/updates/releases?${new URLSearchParams(track)}`);
-    const { releases } = (await response.json()) as ReleaseListResponse;
-    const release = releases.find((candidate) => candidate.id === releaseId);
-    if (release && release.patches.length > 0 && release.patches.every((patch) => patch.state !== 'pending')) {
-      return release.patches;
+    // Quick at first, then once a second: a wait of many seconds (a loaded machine) stays within the
+    // listing's rate limit (RELEASE_RATE_LIMIT_PER_MINUTE, 120 by default); should it still be
+    // reached, it waits as the server asks (Retry-After), as a client should.
+    let waitMs = Math.min(1000, 50 * 2 ** attempt);
+    if (response.status === 429) waitMs = Number(response.headers.get('retry-after') ?? 1) * 1000;
+    else {
+      if (!response.ok) throw new Error(`listing releases answered ${response.status}: ${await response.text()}`);
+      const { releases } = (await response.json()) as ReleaseListResponse;
+      release = releases.find((candidate) => candidate.id === releaseId);
+      if (release && release.patches.length > 0 && release.patches.every((patch) => patch.state !== 'pending')) {
+        return release.patches;
+      }
     }
     if (Date.now() > deadline) {
       throw new Error(
         `the patches of release ${releaseId} did not settle within ${timeoutMs} ms: ${JSON.stringify(release?.patches ?? 'release not listed')}`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 }
