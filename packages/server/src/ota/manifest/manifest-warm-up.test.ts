@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { type WarmedTrack, warmUpHeaders, warmUpManifestPath } from './manifest-warm-up.js';
+import { type WarmedTrack, warmUpHeaders, warmUpManifestPath, warmUpPath } from './manifest-warm-up.js';
 
 const tracks: WarmedTrack[] = [
   { track: { app: 'default', platform: 'ios', runtimeVersion: '1.0.0', channel: 'production' }, headId: 'head-a' },
@@ -118,5 +118,14 @@ describe('warmUpManifestPath', () => {
       response.end('rest');
     });
     await expect(warmUpManifestPath(listener, tracks, 10)).rejects.toThrow(/no content-length: HTTP\/1.1 200 OK/);
+  });
+});
+
+describe('warmUpPath: where a device of the track’s app asks', () => {
+  it.each([
+    ['default', '/api/updates/manifest'],
+    ['shop', '/api/apps/shop/manifest'],
+  ])('%s → %s', (app, path) => {
+    expect(warmUpPath({ app })).toBe(path);
   });
 });

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import http, { type RequestListener } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { MANIFEST_PROTOCOL_VERSION, MANIFEST_SIGNATURE_ALGORITHM, manifestHeaders } from '@ferry/contracts';
+import {
+  appManifestPath,
+  DEFAULT_APP,
+  LEGACY_MANIFEST_PATH,
+  MANIFEST_PROTOCOL_VERSION,
+  MANIFEST_SIGNATURE_ALGORITHM,
+  manifestHeaders,
+} from '@ferry/contracts';
 import type { Track } from '../app-track.js';
 import { requestHeaders } from './manifest-headers.js';
 
@@ -14,7 +21,9 @@ export interface WarmedTrack {
 
 /** Connections the warm-up keeps busy: as many requests in flight as a few dozen devices. */
 const CONNECTIONS = 32;
-const MANIFEST_PATH = '/api/updates/manifest';
+/** Where a device of the track's app asks: its app's URL, or the default app's from before apps. */
+export const warmUpPath = (track: Pick<Track, 'app'>): string =>
+  track.app === DEFAULT_APP ? LEGACY_MANIFEST_PATH : appManifestPath(track.app);
 /** A safety net: a warm-up that has not finished by then stops, and the instance starts anyway. */
 export const WARM_UP_DEADLINE_MS = 10_000;
 
@@ -92,8 +101,8 @@ function connection(socket: net.Socket, next: () => string | undefined, answered
   });
 }
 
-const requestOf = (headers: Record<string, string>): string => {
-  let request = `GET ${MANIFEST_PATH} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
+const requestOf = (path: string, headers: Record<string, string>): string => {
+  let request = `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
   for (const [name, value] of Object.entries(headers)) request += `${name}: ${value}\r\n`;
   return `${request}\r\n`;
 };
@@ -131,7 +140,9 @@ export async function warmUpManifestPath(
   let sent = 0;
   let answered = 0;
   const next = () =>
-    sent < requests && !deadline.aborted ? requestOf(warmUpHeaders(tracks, sent++, embeddedId)) : undefined;
+    sent < requests && !deadline.aborted
+      ? requestOf(warmUpPath(tracks[sent % tracks.length]!.track), warmUpHeaders(tracks, sent++, embeddedId))
+      : undefined;
   const count = (status: number) => {
     if (status === 200) answered++;
   };
