@@ -397,6 +397,7 @@ test('no page scrolls sideways on a 390 px phone, in either language; the Korean
     ['release-reverted', `${stack.a.url}/console/#/release/${ids.risky}`],
     ['audit', `${stack.a.url}/console/#/audit`],
     ['tokens', `${stack.a.url}/console/#/tokens`],
+    ['apps', `${stack.a.url}/console/#/apps`],
   ];
   const scrollWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
   for (const language of ['ko', 'en'] as const) {

@@ -1,13 +1,14 @@
 import { type ConsoleSession, mayPerform } from '@ferry/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SESSION_ENDED, send } from './api.js';
-import { rememberedApp, showApp } from './app-in-view.js';
+import { appInView, rememberedApp, showApp } from './app-in-view.js';
 import { AppSwitch } from './components/AppSwitch.js';
 import { LanguageSwitch } from './components/LanguageSwitch.js';
 import { Loading } from './components/Loading.js';
 import { readSession, sessionAfterSignIn } from './console-session.js';
 import { useT } from './i18n/use-t.js';
 import { LiveUpdates, useLive } from './live.js';
+import { AppsPage } from './pages/AppsPage.js';
 import { AuditPage } from './pages/AuditPage.js';
 import { GroupPage } from './pages/GroupPage.js';
 import { ReleasePage } from './pages/ReleasePage.js';
@@ -35,7 +36,15 @@ function LiveStatusLine({ notice }: { notice: string }) {
   );
 }
 
-function Page({ route, onDone }: { route: Route; onDone: (message: string) => void }) {
+function Page({
+  route,
+  onDone,
+  onAppsChanged,
+}: {
+  route: Route;
+  onDone: (message: string) => void;
+  onAppsChanged: () => Promise<void>;
+}) {
   const may = useMay();
   switch (route.page) {
     case 'track':
@@ -49,6 +58,9 @@ function Page({ route, onDone }: { route: Route; onDone: (message: string) => vo
     case 'tokens':
       // Only for those who may manage tokens; anyone else gets the tracks, as for an unknown page.
       return may('tokens.manage') ? <TokensPage onDone={onDone} /> : <TracksPage />;
+    case 'apps':
+      // Always the page: the server decides, and anyone else reads its refusal there.
+      return <AppsPage onDone={onDone} onAppsChanged={onAppsChanged} />;
     default:
       return <TracksPage />;
   }
@@ -58,10 +70,12 @@ function Console({
   session,
   onSignOut,
   onSwitchApp,
+  onAppsChanged,
 }: {
   session: ConsoleSession;
   onSignOut: () => void;
   onSwitchApp: (slug: string) => Promise<void>;
+  onAppsChanged: () => Promise<void>;
 }) {
   const { t } = useT();
   const route = useRoute();
@@ -98,6 +112,12 @@ function Console({
                 {t('nav.tokens')}
               </a>
             )}
+            {/* A server-wide action: the session lists it only for an admin of every app, whatever the role here. */}
+            {session.allowedActions.includes('apps.manage') && (
+              <a href={href.apps()} aria-current={current('apps')}>
+                {t('nav.apps')}
+              </a>
+            )}
           </nav>
           <span className="who">
             {session.name} <span className="badge">{t(`roles.${session.role}`)}</span>
@@ -109,7 +129,7 @@ function Console({
         </header>
         <LiveStatusLine notice={notice} />
         <main id="main" ref={main} tabIndex={-1}>
-          <Page route={route} onDone={setNotice} />
+          <Page route={route} onDone={setNotice} onAppsChanged={onAppsChanged} />
         </main>
       </LiveUpdates>
     </SessionProvider>
@@ -158,8 +178,21 @@ export function App() {
     },
     [show],
   );
+  /**
+   * Apps were made or archived: the session again, in the app in view (the switcher lists the apps
+   * there are). An archived app in view is no longer the operator's to see: the server's pick then.
+   */
+  const appsChanged = useCallback(async () => show(await readSession(appInView())), [show]);
   if (session === undefined) return <Loading label={t('app.loading')} />;
   if (session === null) return <SignInPage onSignedIn={signedIn} />;
   // Keyed by app: every page, the live stream and their state start afresh in another app.
-  return <Console key={session.app} session={session} onSignOut={signOut} onSwitchApp={switchApp} />;
+  return (
+    <Console
+      key={session.app}
+      session={session}
+      onSignOut={signOut}
+      onSwitchApp={switchApp}
+      onAppsChanged={appsChanged}
+    />
+  );
 }

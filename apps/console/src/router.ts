@@ -11,7 +11,8 @@ export type Route =
   | { page: 'release'; releaseId: string }
   | { page: 'group'; groupId: string }
   | { page: 'audit' }
-  | { page: 'tokens' };
+  | { page: 'tokens' }
+  | { page: 'apps' };
 
 const enc = encodeURIComponent;
 
@@ -22,6 +23,7 @@ export const href = {
   group: (id: string) => `#/group/${enc(id)}`,
   audit: () => '#/audit',
   tokens: () => '#/tokens',
+  apps: () => '#/apps',
 };
 
 export function parseRoute(hash: string): Route {
@@ -36,6 +38,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'group' && parts[1]) return { page: 'group', groupId: parts[1] };
   if (parts[0] === 'audit') return { page: 'audit' };
   if (parts[0] === 'tokens') return { page: 'tokens' };
+  if (parts[0] === 'apps') return { page: 'apps' };
   return { page: 'tracks' };
 }
 
