@@ -1,4 +1,4 @@
-import { APP_HEADER, CONSOLE_CSRF_HEADER, ConsoleSession, ConsoleSignIn, ErrorBody, roleInApp } from '@ferry/contracts';
+import { APP_HEADER, CONSOLE_CSRF_HEADER, ConsoleSession, ConsoleSignIn, ErrorBody, roleInApp, serverRoleOf } from '@ferry/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -57,7 +57,10 @@ export function consoleSessionRoute(app: FastifyInstance, options: ConsoleSessio
       kind: operator.kind === 'oidc' ? 'oidc' : 'token',
       expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
       // The same rule the routes enforce: a console shows only what the role may do in this app.
-      allowedActions: allowedActions(role),
+      // Managing apps is no app's: listed only for an admin of every app, as the routes judge it.
+      allowedActions: allowedActions(role).filter(
+        (action) => action !== 'apps.manage' || serverRoleOf(operator.grants) === 'admin',
+      ),
       app: inView.slug,
       apps: apps.map((app) => ({ slug: app.slug, name: app.name, role: roleInApp(operator.grants, app.slug)! })),
     };
