@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { AppName, AppSlug, type AppView, appManifestPath, DEFAULT_APP } from '@ferry/contracts';
 import { appKeyVaultOf } from './apps/app-registry.js';
 import { type ImportedSigningKey, sealedSigningKey } from './apps/app-signing-material.js';
 import { AppStore, appView } from './apps/app-store.js';
+import { localActor, table, UsageError } from './command-output.js';
 import { loadConfig } from './config/config.js';
 import { applyDevelopmentDefaults } from './config/development-defaults.js';
 import { DomainError } from './errors/domain-error.js';
@@ -23,31 +23,13 @@ release token once (only its hash is kept) and the certificate its builds embed.
 kept sealed with APP_KEYS_SECRET. Uses the server's configuration and applies pending migrations.
 `;
 
-class UsageError extends Error {}
 const write = (text: string) => process.stdout.write(text);
-const localActor = (): string => {
-  try {
-    return `ferry-server:${os.userInfo().username}`;
-  } catch {
-    return 'ferry-server';
-  }
-};
 
-function table(apps: AppView[]): string {
-  const rows = [
+const appTable = (apps: AppView[]): string =>
+  table([
     ['SLUG', 'NAME', 'KEY ID', 'UPDATES PATH', 'CREATED', 'ARCHIVED'],
     ...apps.map((a) => [a.slug, a.name, a.keyId, a.manifestPath, a.createdAt, a.archivedAt ?? '-']),
-  ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return `${rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')}\n`;
-}
+  ]);
 
 async function run(args: string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -121,7 +103,7 @@ async function run(args: string[]): Promise<number> {
     switch (command) {
       case 'list': {
         const apps = (await store.list()).map((app) => appView(app, keyId));
-        write(values.json ? `${JSON.stringify({ apps }, null, 2)}\n` : table(apps));
+        write(values.json ? `${JSON.stringify({ apps }, null, 2)}\n` : appTable(apps));
         return 0;
       }
       case 'create': {

@@ -1,8 +1,8 @@
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { CreateOperatorTokenRequest, type OperatorTokenView } from '@ferry/contracts';
 import type { AppDirectory } from './auth/operator-access.js';
 import { OperatorTokenStore } from './auth/operator-token-store.js';
+import { localActor, table, UsageError } from './command-output.js';
 import { loadConfig } from './config/config.js';
 import { openMigratedDatabase } from './storage/database.js';
 
@@ -18,37 +18,16 @@ The token is printed once, at creation; only its SHA-256 is stored. Uses the ser
 (DATABASE_URL, or the SQLite database in DATA_DIR) and applies pending migrations first.
 `;
 
-/** A usage mistake: printed with the usage, exit code 2. */
-class UsageError extends Error {}
-
 const write = (text: string) => process.stdout.write(text);
 
-function table(tokens: OperatorTokenView[]): string {
+function tokenTable(tokens: OperatorTokenView[]): string {
   if (tokens.length === 0)
     return 'No operator tokens yet. Create one with: ferry-server tokens create --name <name> --role <role>\n';
-  const rows = [
+  return table([
     ['ID', 'NAME', 'ROLE', 'APP', 'CREATED', 'LAST USED', 'REVOKED'],
     ...tokens.map((t) => [t.id, t.name, t.role, t.app ?? '*', t.createdAt, t.lastUsedAt ?? '-', t.revokedAt ?? '-']),
-  ];
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  return `${rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')}\n`;
+  ]);
 }
-
-/** Who ran the command, for created_by and the audit log. */
-const localActor = (): string => {
-  try {
-    return `ferry-server:${os.userInfo().username}`;
-  } catch {
-    return 'ferry-server';
-  }
-};
 
 async function run(args: string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -109,7 +88,7 @@ async function run(args: string[]): Promise<number> {
       throw new UsageError('list takes only --json');
     action = async (store) => {
       const tokens = await store.list();
-      write(values.json ? `${JSON.stringify(tokens, null, 2)}\n` : table(tokens));
+      write(values.json ? `${JSON.stringify(tokens, null, 2)}\n` : tokenTable(tokens));
       return 0;
     };
   } else if (command === 'revoke') {

@@ -93,6 +93,10 @@ async function audit(
     .execute();
 }
 
+/** An event about a token, recorded as its app's (a server-wide token's: the default app's). */
+const auditToken = (db: Executor, type: string, context: TokenAuditContext, row: OperatorTokensTable, at: number) =>
+  audit(db, type, context, { tokenId: row.id, name: row.name, role: row.role, app: row.app_id }, at, row.app_id);
+
 /** Minimum time between two writes of a token's last_used_at: a busy console must not write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -132,14 +136,7 @@ export class OperatorTokenStore {
         .executeTakeFirst();
       if (taken) throw new OperatorNameTaken(input.name);
       await trx.insertInto('operator_tokens').values(row).execute();
-      await audit(
-        trx,
-        'operator_token.created',
-        context,
-        { tokenId: row.id, name: row.name, role: row.role, app: row.app_id },
-        at,
-        row.app_id,
-      );
+      await auditToken(trx, 'operator_token.created', context, row, at);
     });
     return { ...tokenView(row), token };
   }
@@ -183,14 +180,7 @@ export class OperatorTokenStore {
       if (row.revoked_at !== null) return { token: tokenView(row), alreadyRevoked: true };
       await trx.updateTable('operator_tokens').set({ revoked_at: at }).where('id', '=', row.id).execute();
       await trx.deleteFrom('operator_sessions').where('token_id', '=', row.id).execute();
-      await audit(
-        trx,
-        'operator_token.revoked',
-        context,
-        { tokenId: row.id, name: row.name, role: row.role, app: row.app_id },
-        at,
-        row.app_id,
-      );
+      await auditToken(trx, 'operator_token.revoked', context, row, at);
       return { token: tokenView({ ...row, revoked_at: at }), alreadyRevoked: false };
     });
   }
