@@ -54,6 +54,26 @@ describe('failedUpdateIds', () => {
 });
 
 describe('DeviceReports', () => {
+  it("counts a device only toward a release of the app it asked: another app's release id is ignored", async () => {
+    const { store, checks, failures } = fakeStore();
+    const reports = reportsOver(store);
+    const device = randomUUID();
+    // A device of app shop that names the default app's release as running and as failed.
+    reports.observe(
+      pickHeadersOf({ 'eas-client-id': device, 'expo-recent-failed-update-ids': `"${RELEASE}"` }),
+      running(RELEASE),
+      device,
+      'shop',
+    );
+    await reports.flush();
+    expect(checks).toEqual([]);
+    expect(failures).toEqual([]);
+    // The same from a device of the default app counts.
+    reports.observe(pickHeadersOf({ 'eas-client-id': device }), running(RELEASE), device, 'default');
+    await reports.flush();
+    expect(checks.map((check) => check.updateId)).toEqual([RELEASE]);
+  });
+
   it('writes each update and device once per write, hashed, and nothing for unknown updates or devices without an id', async () => {
     const { store, checks, failures } = fakeStore();
     const reports = reportsOver(store);

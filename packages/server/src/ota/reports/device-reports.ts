@@ -192,7 +192,9 @@ export class DeviceReports {
       this.written = new Map();
       this.writtenCount = 0;
     }
-    for (const check of checks) this.remember(check);
+    // Only what was written: a check another app's device made of this release must not keep this
+    // app's device from being counted.
+    for (const check of checks) if (ofItsApp(check)) this.remember(check);
     for (const failure of failureRows) this.deps.onFailureReported?.(failure.kind);
     await this.checkHalts([...known.keys()]);
   }
