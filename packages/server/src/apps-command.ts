@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AppName, AppSlug, type AppView, appManifestPath, DEFAULT_APP } from '@ferry/contracts';
+import { SealedKeyUnreadable } from './apps/app-key-vault.js';
 import { appKeyVaultOf } from './apps/app-registry.js';
 import { type ImportedSigningKey, sealedSigningKey } from './apps/app-signing-material.js';
 import { AppStore, appView } from './apps/app-store.js';
@@ -8,6 +9,7 @@ import { localActor, table, UsageError } from './command-output.js';
 import { loadConfig } from './config/config.js';
 import { applyDevelopmentDefaults } from './config/development-defaults.js';
 import { DomainError } from './errors/domain-error.js';
+import { announceAppChange } from './ota/manifest/postgres-release-notifications.js';
 import { openMigratedDatabase } from './storage/database.js';
 
 export const APPS_USAGE = `Usage:
@@ -16,11 +18,14 @@ export const APPS_USAGE = `Usage:
   ferry-server apps archive <slug>
   ferry-server apps rotate-key <slug> [--key-file <pem> --certificate-file <pem> [--key-id <id>]]
   ferry-server apps token <slug> --name <name>
+  ferry-server apps reseal
 
 Apps on this server (docs/apps.md). Each app has its own updates URL (/api/apps/<slug>/manifest),
 signing key and certificate, release tokens, tracks and operators. create prints the app's first
 release token once (only its hash is kept) and the certificate its builds embed. Signing keys are
-kept sealed with APP_KEYS_SECRET. Uses the server's configuration and applies pending migrations.
+kept sealed with APP_KEYS_SECRET. reseal seals every key still under APP_KEYS_PREVIOUS_SECRET with
+APP_KEYS_SECRET, all or nothing (docs/apps.md, "Rotating APP_KEYS_SECRET"). Uses the server's
+configuration and applies pending migrations.
 `;
 
 const write = (text: string) => process.stdout.write(text);
@@ -58,7 +63,9 @@ async function run(args: string[]): Promise<number> {
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const [slugArg, ...extra] = parsed.positionals;
-  if (command !== 'list') {
+  if (command === 'list' || command === 'reseal') {
+    if (parsed.positionals.length > 0) throw new UsageError(`${command} takes no app slug`);
+  } else {
     if (slugArg === undefined || extra.length > 0) throw new UsageError(`${command} needs one app slug`);
     const slug = AppSlug.safeParse(slugArg);
     if (!slug.success) throw new UsageError(`${slugArg}: ${slug.error.issues[0]?.message}`);
@@ -81,7 +88,7 @@ async function run(args: string[]): Promise<number> {
       "the default app's key and release token are the configured ones (OTA_SIGNING_KEY, OTA_RELEASE_TOKEN); it cannot be archived",
     );
   }
-  if (!['create', 'list', 'archive', 'rotate-key', 'token'].includes(command))
+  if (!['create', 'list', 'archive', 'rotate-key', 'token', 'reseal'].includes(command))
     throw new UsageError(`unknown command ${command}`);
   if (command === 'token' && values.name === undefined) throw new UsageError('token needs --name <name>');
 
@@ -89,6 +96,10 @@ async function run(args: string[]): Promise<number> {
   if (!config.production) config = (await applyDevelopmentDefaults(config)).config;
   const target = config.database.engine === 'postgres' ? { ...config.database, poolSize: 1 } : config.database;
   const database = await openMigratedDatabase(target);
+  // Running instances on PostgreSQL hear of a change at once; on SQLite they read the row again
+  // within seconds, and a new key when a track of the app next loads (docs/apps.md).
+  const announce = (changed: string) =>
+    config.database.engine === 'postgres' ? announceAppChange(database, changed) : Promise.resolve();
   try {
     const store = new AppStore(database.db);
     const keyId = config.updates?.keyId ?? 'main';
@@ -131,7 +142,21 @@ async function run(args: string[]): Promise<number> {
       case 'archive': {
         const archived = await store.archive(slug, localActor());
         if (!archived) throw new UsageError(`there is no app ${slug}`);
+        await announce(slug);
         write(`Archived app ${slug}: its devices are still served; nothing more can be published or changed.\n`);
+        return 0;
+      }
+      case 'reseal': {
+        const opened = vault();
+        if (!config.updates?.appKeysPreviousSecret)
+          process.stderr.write(
+            'ferry-server apps: APP_KEYS_PREVIOUS_SECRET is not set: only keys already sealed with APP_KEYS_SECRET can be read\n',
+          );
+        const { resealed, current } = await store.reseal(opened, localActor());
+        write(
+          `Resealed ${resealed.length} app key(s) with APP_KEYS_SECRET${resealed.length ? ` (${resealed.join(', ')})` : ''}; ` +
+            `${current} already were. APP_KEYS_PREVIOUS_SECRET can be removed once every instance runs with APP_KEYS_SECRET.\n`,
+        );
         return 0;
       }
       case 'rotate-key': {
@@ -139,11 +164,11 @@ async function run(args: string[]): Promise<number> {
         if (!app) throw new UsageError(`there is no app ${slug}`);
         const key = await sealedSigningKey(vault(), slug, app.name, imported());
         await store.rotateKey(slug, key, localActor());
+        await announce(slug);
         write(
           `Rotated the signing key of app ${slug} (key id ${key.keyId}). Builds that embed the old certificate\n` +
             'reject updates signed with the new key: ship builds with this certificate before publishing again.\n' +
-            'Running instances keep the key they opened until they restart: restart them, or rotate with\n' +
-            `POST /api/apps/${slug}/signing-key instead, which every instance follows at once.\n${key.certificate}`,
+            `Running instances sign with it from their next read of the app (docs/apps.md).\n${key.certificate}`,
         );
         return 0;
       }
@@ -169,6 +194,10 @@ export async function appsCommand(args: string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`ferry-server apps: ${error.message}\n\n${APPS_USAGE}`);
       return 2;
+    }
+    if (error instanceof SealedKeyUnreadable) {
+      process.stderr.write(`ferry-server apps: ${error.message}; nothing was changed\n`);
+      return 1;
     }
     if (error instanceof DomainError) {
       process.stderr.write(`ferry-server apps: ${error.message}\n`);

@@ -31,7 +31,7 @@ function announce(notice: DevelopmentNotice): void {
 
 const USAGE = `Usage: ferry-server [--version | --help]
        ferry-server tokens create|list|revoke …   (operator tokens; ferry-server tokens --help)
-       ferry-server apps create|list|archive|rotate-key|token …   (apps; ferry-server apps --help)
+       ferry-server apps create|list|archive|rotate-key|token|reseal …   (apps; ferry-server apps --help)
 
 Runs the Ferry service. It is configured by environment variables only; with none it runs on
 embedded development defaults (SQLite and objects under ./data). See docs/configuration.md.

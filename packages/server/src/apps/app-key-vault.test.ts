@@ -48,6 +48,19 @@ describe('AppKeyVault: envelope encryption of app signing keys', () => {
     expect(() => open(sealed)).toThrow(message);
   });
 
+  it('while its secret is rotated, opens keys sealed under the previous one and seals only with the current one', () => {
+    const [old, current] = [randomBytes(32), randomBytes(32)];
+    const sealedBefore = new AppKeyVault(old).seal('shop', PEM);
+    const rotating = new AppKeyVault(current, old);
+    expect(rotating.sealedWithCurrent(sealedBefore)).toBe(false);
+    expect(rotating.open('shop', sealedBefore)).toBe(PEM);
+    const resealed = rotating.seal('shop', PEM);
+    expect(rotating.sealedWithCurrent(resealed)).toBe(true);
+    expect(new AppKeyVault(current).open('shop', resealed)).toBe(PEM);
+    expect(() => new AppKeyVault(current).open('shop', sealedBefore)).toThrow(/APP_KEYS_PREVIOUS_SECRET/);
+    expect(() => new AppKeyVault(old).open('shop', resealed)).toThrow(SealedKeyUnreadable);
+  });
+
   it('takes its secret as base64 of 32 bytes, and says so otherwise', () => {
     const secret = randomBytes(32);
     expect(parseKeyEncryptionKey(secret.toString('base64'), 'APP_KEYS_SECRET')).toEqual(secret);

@@ -24,6 +24,9 @@ function decrypt(key: Buffer, iv: Buffer, tag: Buffer, data: Buffer, aad: Buffer
   return Buffer.concat([decipher.update(data), decipher.final()]);
 }
 
+const kekIdOf = (kek: Buffer): string =>
+  createHash('sha256').update('ferry-app-keys').update(kek).digest('base64url').slice(0, 11);
+
 /**
  * Envelope encryption of app signing keys (docs/apps.md, "Signing keys"). Each key is encrypted
  * with a data key of its own (AES-256-GCM); the data key is encrypted with the key-encryption key
@@ -32,13 +35,21 @@ function decrypt(key: Buffer, iv: Buffer, tag: Buffer, data: Buffer, aad: Buffer
  * names the secret it was sealed under by a short hash (`kekId`), so a wrong secret is told as such.
  *
  *   v1.<kekId>.<iv>.<tag>.<wrapped data key>.<iv>.<tag>.<encrypted PEM>   (base64url parts)
+ *
+ * While the secret is rotated the vault also holds the one being retired (APP_KEYS_PREVIOUS_SECRET):
+ * it opens keys sealed under either, and seals only with the current one (`ferry-server apps reseal`).
  */
 export class AppKeyVault {
   readonly kekId: string;
+  private readonly keks: Map<string, Buffer>;
 
-  constructor(private readonly kek: Buffer) {
-    if (kek.length !== 32) throw new RangeError('the key-encryption key must be 32 bytes');
-    this.kekId = createHash('sha256').update('ferry-app-keys').update(kek).digest('base64url').slice(0, 11);
+  constructor(kek: Buffer, previous?: Buffer) {
+    for (const key of [kek, previous]) {
+      if (key && key.length !== 32) throw new RangeError('the key-encryption key must be 32 bytes');
+    }
+    this.kekId = kekIdOf(kek);
+    this.keks = new Map([[this.kekId, kek]]);
+    if (previous) this.keks.set(kekIdOf(previous), previous);
   }
 
   private static aad(slug: string): Buffer {
@@ -49,25 +60,31 @@ export class AppKeyVault {
     const aad = AppKeyVault.aad(slug);
     const dataKey = randomBytes(32);
     const body = encrypt(dataKey, Buffer.from(pem, 'utf8'), aad);
-    const wrapped = encrypt(this.kek, dataKey, aad);
+    const wrapped = encrypt(this.keks.get(this.kekId)!, dataKey, aad);
     dataKey.fill(0);
     return [VERSION, this.kekId, wrapped.iv, wrapped.tag, wrapped.data, body.iv, body.tag, body.data]
       .map((part) => (typeof part === 'string' ? part : b64(part)))
       .join('.');
   }
 
+  /** Whether a sealed key is sealed under the current secret (false: under the previous one, or another). */
+  sealedWithCurrent(sealed: string): boolean {
+    return sealed.split('.')[1] === this.kekId;
+  }
+
   open(slug: string, sealed: string): string {
     const parts = sealed.split('.');
     if (parts.length !== 8 || parts[0] !== VERSION) throw new SealedKeyUnreadable('not a sealed app key');
     const [, kekId, wrapIv, wrapTag, wrapped, iv, tag, data] = parts as [string, ...string[]] as string[];
-    if (kekId !== this.kekId) {
+    const kek = this.keks.get(kekId!);
+    if (!kek) {
       throw new SealedKeyUnreadable(
-        'the app key was sealed under another APP_KEYS_SECRET: set the secret it was sealed with',
+        'the app key was sealed under another APP_KEYS_SECRET: set the secret it was sealed with (or, while rotating it, as APP_KEYS_PREVIOUS_SECRET)',
       );
     }
     const aad = AppKeyVault.aad(slug);
     try {
-      const dataKey = decrypt(this.kek, unb64(wrapIv!), unb64(wrapTag!), unb64(wrapped!), aad);
+      const dataKey = decrypt(kek, unb64(wrapIv!), unb64(wrapTag!), unb64(wrapped!), aad);
       const pem = decrypt(dataKey, unb64(iv!), unb64(tag!), unb64(data!), aad).toString('utf8');
       dataKey.fill(0);
       return pem;

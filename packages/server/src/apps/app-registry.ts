@@ -3,7 +3,7 @@ import { DEFAULT_APP } from '@ferry/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { AppDirectory } from '../auth/operator-access.js';
-import type { UpdatesConfig } from '../config/updates-config.js';
+import type { SecretSource, UpdatesConfig } from '../config/updates-config.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { AppSignerSource } from '../ota/manifest/manifest-service.js';
 import { type ManifestSigner, NodeManifestSigner } from '../signing/manifest-signer.js';
@@ -27,33 +27,47 @@ export class AppKeysUnavailable extends DomainError {
   }
 }
 
-/** The vault of the configured key-encryption key, if one is configured. */
+const secretBytes = (source: SecretSource): Buffer =>
+  parseKeyEncryptionKey(source.inline ?? fs.readFileSync(source.path!, 'utf8'), source.variable);
+
+/** The vault of the configured key-encryption key (and the one being retired), if one is configured. */
 export function appKeyVaultOf(config: UpdatesConfig): AppKeyVault | undefined {
-  const source = config.appKeysSecret;
-  if (!source) return undefined;
-  const text = source.inline ?? fs.readFileSync(source.path!, 'utf8');
-  return new AppKeyVault(parseKeyEncryptionKey(text, source.variable));
+  if (!config.appKeysSecret) return undefined;
+  const previous = config.appKeysPreviousSecret;
+  return new AppKeyVault(secretBytes(config.appKeysSecret), previous && secretBytes(previous));
 }
 
 type Row = { app: StoredApp } | { app: undefined };
+
+/** What a signer was made from: a row with other values holds another key (a reseal changes neither). */
+const keyOf = (app: StoredApp): string => `${app.keyId}\n${app.certificate}`;
 
 /**
  * The apps as the rest of the server asks about them: whether one exists (operator access, every
  * release-control request), an app's release tokens, and each app's manifest signer (the manifest
  * path). Rows are kept briefly (APP_ROW_TTL_MS) and forgotten at once on a change here or, through
- * the release notifications, on another instance. Signers are made once per app and key.
+ * the release notifications, on another instance. Signers are made once per app and key; a track
+ * load past the row's TTL reads the row again, so a key rotated outside any instance (`ferry-server
+ * apps rotate-key` on SQLite) is followed too, and `onKeyChanged` hears of it.
  */
 export class AppRegistry implements AppDirectory, AppSignerSource {
-  private readonly rows = new LRUCache<string, Row>({ max: APP_ROWS_KEPT, ttl: APP_ROW_TTL_MS });
-  private readonly signers = new Map<string, ManifestSigner>();
+  private readonly rows: LRUCache<string, Row>;
+  private readonly signers = new Map<string, { signer: ManifestSigner; key: string }>();
   private readonly loading = new Map<string, Promise<ManifestSigner | undefined>>();
   private defaultSigner: ManifestSigner | undefined;
+  /** Counts forget(): a signer made from a row read before one is not kept. */
+  private forgets = 0;
+  /** Told when a row read again holds another key than the app's signer (the manifests signed with it are stale). */
+  onKeyChanged: (app: string) => void = () => {};
 
   constructor(
     readonly store: AppStore,
     readonly vault: AppKeyVault | undefined,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+    private readonly log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+    rowTtlMs = APP_ROW_TTL_MS,
+  ) {
+    this.rows = new LRUCache<string, Row>({ max: APP_ROWS_KEPT, ttl: rowTtlMs });
+  }
 
   /** The configured signer of the default app (the OTA area makes it). */
   setDefaultSigner(signer: ManifestSigner): void {
@@ -85,13 +99,17 @@ export class AppRegistry implements AppDirectory, AppSignerSource {
   }
 
   loaded(app: string): ManifestSigner | undefined {
-    return app === DEFAULT_APP ? this.defaultSigner : this.signers.get(app);
+    return app === DEFAULT_APP ? this.defaultSigner : this.signers.get(app)?.signer;
   }
 
-  /** An app's signer, made once however many requests wait; undefined when there is no such app. */
+  /**
+   * An app's signer, made once however many requests wait; undefined when there is no such app.
+   * Past the row's TTL the row is read again first, and a changed key makes a new signer.
+   */
   load(app: string): Promise<ManifestSigner | undefined> {
-    const ready = this.loaded(app);
-    if (ready) return Promise.resolve(ready);
+    if (app === DEFAULT_APP) return Promise.resolve(this.defaultSigner);
+    const kept = this.signers.get(app);
+    if (kept && this.rows.has(app)) return Promise.resolve(kept.signer);
     let pending = this.loading.get(app);
     if (!pending) {
       pending = this.make(app).finally(() => this.loading.delete(app));
@@ -101,8 +119,11 @@ export class AppRegistry implements AppDirectory, AppSignerSource {
   }
 
   private async make(slug: string): Promise<ManifestSigner | undefined> {
+    const forgets = this.forgets;
     const app = await this.row(slug);
     if (!app) return undefined;
+    const kept = this.signers.get(slug);
+    if (kept?.key === keyOf(app)) return kept.signer;
     if (!this.vault || !app.sealedKey || !app.certificate) throw new AppKeysUnavailable();
     let pem: string;
     try {
@@ -119,12 +140,18 @@ export class AppRegistry implements AppDirectory, AppSignerSource {
     );
     const signer = new NodeManifestSigner(privateKey, app.certificate, app.keyId);
     // A change that came in meanwhile (forget) must not be undone by this older read.
-    if (this.rows.get(slug)?.app === app) this.signers.set(slug, signer);
+    if (this.forgets !== forgets) return signer;
+    this.signers.set(slug, { signer, key: keyOf(app) });
+    if (kept) {
+      this.log.info({ app: slug, keyId: app.keyId }, 'an app signs with a new key');
+      this.onKeyChanged(slug);
+    }
     return signer;
   }
 
   /** An app changed (created, archived, re-keyed) here or on another instance: read it again. */
   forget(app: string): void {
+    this.forgets++;
     this.rows.delete(app);
     this.signers.delete(app);
   }

@@ -6,6 +6,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { type Executor, withWriteTransaction } from '../storage/locked-transaction.js';
 import type { AppsTable, DatabaseSchema } from '../storage/schema.js';
 import { toJson } from '../storage/schema.js';
+import { type AppKeyVault, SealedKeyUnreadable } from './app-key-vault.js';
 
 /** What an app release token looks like: recognisable in a log scanner, never confused with an operator token. */
 export const APP_RELEASE_TOKEN_PREFIX = 'ferry_rt_';
@@ -154,6 +155,40 @@ export class AppStore {
         .execute();
       await audit(trx, slug, 'app.key_rotated', actor, { keyId: key.keyId, previousKeyId: row.key_id }, at);
       return toApp({ ...row, key_id: key.keyId, certificate: key.certificate, signing_key: key.sealedKey });
+    });
+  }
+
+  /**
+   * Seals every app key that is not under the vault's current secret with it (a rotation of
+   * APP_KEYS_SECRET), in one transaction: a key that opens with neither secret changes nothing.
+   */
+  async reseal(vault: AppKeyVault, actor: string): Promise<{ resealed: string[]; current: number }> {
+    const at = this.now();
+    return withWriteTransaction(this.db, async (trx) => {
+      const rows = await trx
+        .selectFrom('apps')
+        .select(['slug', 'signing_key'])
+        .where('signing_key', 'is not', null)
+        .orderBy('slug')
+        .execute();
+      const resealed: string[] = [];
+      for (const { slug, signing_key: sealed } of rows) {
+        if (vault.sealedWithCurrent(sealed!)) continue;
+        let pem: string;
+        try {
+          pem = vault.open(slug, sealed!);
+        } catch (error) {
+          throw new SealedKeyUnreadable(`app ${slug}: ${(error as Error).message}`);
+        }
+        await trx
+          .updateTable('apps')
+          .set({ signing_key: vault.seal(slug, pem) })
+          .where('slug', '=', slug)
+          .execute();
+        await audit(trx, slug, 'app.key_resealed', actor, { kekId: vault.kekId }, at);
+        resealed.push(slug);
+      }
+      return { resealed, current: rows.length - resealed.length };
     });
   }
 

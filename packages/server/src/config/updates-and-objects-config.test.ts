@@ -64,6 +64,21 @@ describe('signing configuration', () => {
     ['a patch ratio of 0', { PATCH_MAX_RATIO: '0' }, /PATCH_MAX_RATIO/],
     ['a patch ratio in percent', { PATCH_MAX_RATIO: '50%' }, /PATCH_MAX_RATIO/],
     ['a cache size that is not a number', { MANIFEST_CACHE_MAX_MB: '64M' }, /MANIFEST_CACHE_MAX_MB/],
+    [
+      'an app keys secret given twice',
+      { APP_KEYS_SECRET: 'a', APP_KEYS_SECRET_PATH: '/s' },
+      /either APP_KEYS_SECRET or APP_KEYS_SECRET_PATH/,
+    ],
+    [
+      'a previous app keys secret given twice',
+      { APP_KEYS_SECRET: 'a', APP_KEYS_PREVIOUS_SECRET: 'b', APP_KEYS_PREVIOUS_SECRET_PATH: '/s' },
+      /either APP_KEYS_PREVIOUS_SECRET or APP_KEYS_PREVIOUS_SECRET_PATH/,
+    ],
+    [
+      'a previous app keys secret without a current one',
+      { APP_KEYS_PREVIOUS_SECRET: 'b' },
+      /APP_KEYS_PREVIOUS_SECRET is the secret being retired: set APP_KEYS_SECRET too/,
+    ],
   ])('%s stops start-up naming the variable', (_name, env, message) => {
     expect(failure(env)).toMatch(message);
   });
@@ -90,6 +105,13 @@ describe('signing configuration', () => {
       manifestWarmUpRequests: 2_000,
       patchBases: 3,
       patchMaxRatio: 0.5,
+    });
+  });
+
+  it('reads the app keys secret and, while it is rotated, the previous one', () => {
+    expect(load({ APP_KEYS_SECRET: 'new', APP_KEYS_PREVIOUS_SECRET_PATH: '/old.secret' }).updates).toMatchObject({
+      appKeysSecret: { variable: 'APP_KEYS_SECRET', inline: 'new' },
+      appKeysPreviousSecret: { variable: 'APP_KEYS_PREVIOUS_SECRET_PATH', path: '/old.secret' },
     });
   });
 

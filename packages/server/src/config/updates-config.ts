@@ -48,7 +48,20 @@ export interface UpdatesConfig {
    * (APP_KEYS_SECRET or APP_KEYS_SECRET_PATH; apps/app-key-vault.ts). Undefined: such apps can be
    * neither created nor served (outside production a development secret is made in DATA_DIR/dev).
    */
-  appKeysSecret: { variable: string; inline?: string; path?: string } | undefined;
+  appKeysSecret: SecretSource | undefined;
+  /**
+   * The key-encryption key being retired while APP_KEYS_SECRET is rotated (APP_KEYS_PREVIOUS_SECRET
+   * or APP_KEYS_PREVIOUS_SECRET_PATH): keys sealed under it still open until `ferry-server apps
+   * reseal` seals them with the current one (docs/apps.md, "Rotating APP_KEYS_SECRET").
+   */
+  appKeysPreviousSecret: SecretSource | undefined;
+}
+
+/** A secret given inline or as a file, with the variable that gave it (for messages). */
+export interface SecretSource {
+  variable: string;
+  inline?: string;
+  path?: string;
 }
 
 /** Enough for V8 to optimise the manifest path, and two passes over the 1,000 tracks a large fleet loads. */
@@ -101,6 +114,8 @@ const UpdatesEnv = z.object({
     .optional(),
   APP_KEYS_SECRET: z.string().min(1).optional(),
   APP_KEYS_SECRET_PATH: z.string().min(1).optional(),
+  APP_KEYS_PREVIOUS_SECRET: z.string().min(1).optional(),
+  APP_KEYS_PREVIOUS_SECRET_PATH: z.string().min(1).optional(),
   PATCH_MAX_RATIO: z
     .string()
     .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'PATCH_MAX_RATIO must be a number from 0 to 1, such as 0.5')
@@ -119,12 +134,25 @@ function pemSource(env: z.infer<typeof UpdatesEnv>, inlineName: 'OTA_SIGNING_KEY
   return undefined;
 }
 
-function appKeysSecretOf(env: z.infer<typeof UpdatesEnv>): UpdatesConfig['appKeysSecret'] {
-  if (env.APP_KEYS_SECRET && env.APP_KEYS_SECRET_PATH)
-    throw new ConfigError('Set either APP_KEYS_SECRET or APP_KEYS_SECRET_PATH, not both');
-  if (env.APP_KEYS_SECRET) return { variable: 'APP_KEYS_SECRET', inline: env.APP_KEYS_SECRET };
-  if (env.APP_KEYS_SECRET_PATH) return { variable: 'APP_KEYS_SECRET_PATH', path: env.APP_KEYS_SECRET_PATH };
+function secretOf(
+  env: z.infer<typeof UpdatesEnv>,
+  variable: 'APP_KEYS_SECRET' | 'APP_KEYS_PREVIOUS_SECRET',
+): SecretSource | undefined {
+  const pathVariable = `${variable}_PATH` as const;
+  const inline = env[variable];
+  const file = env[pathVariable];
+  if (inline && file) throw new ConfigError(`Set either ${variable} or ${pathVariable}, not both`);
+  if (inline) return { variable, inline };
+  if (file) return { variable: pathVariable, path: file };
   return undefined;
+}
+
+function appKeysSecretsOf(env: z.infer<typeof UpdatesEnv>) {
+  const appKeysSecret = secretOf(env, 'APP_KEYS_SECRET');
+  const appKeysPreviousSecret = secretOf(env, 'APP_KEYS_PREVIOUS_SECRET');
+  if (appKeysPreviousSecret && !appKeysSecret)
+    throw new ConfigError('APP_KEYS_PREVIOUS_SECRET is the secret being retired: set APP_KEYS_SECRET too');
+  return { appKeysSecret, appKeysPreviousSecret };
 }
 
 /** Code signing of manifests and the manifest cache. Files are read and checked at start-up (signing/). */
@@ -165,6 +193,6 @@ export function loadUpdatesConfig(rawEnv: Env, production: boolean): UpdatesConf
     manifestWarmUpRequests: env.MANIFEST_WARM_UP_REQUESTS ?? MANIFEST_WARM_UP_DEFAULT,
     patchBases: env.PATCH_BASES ?? 3,
     patchMaxRatio: env.PATCH_MAX_RATIO ?? 0.5,
-    appKeysSecret: appKeysSecretOf(env),
+    ...appKeysSecretsOf(env),
   };
 }

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, describeEachEngine, type TestDatabase } from '../support/engines.js';
-import { checkCodeSigningCertificate } from '../support/expo-client.js';
+import { checkCodeSigningCertificate, checkManifestLikeExpo, clientHeaders } from '../support/expo-client.js';
+import { fileOf, publishRelease } from '../support/publisher.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -17,7 +18,9 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
  */
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/ferry-server.js');
 const run = promisify(execFile);
-const SECRET = randomBytes(32).toString('base64');
+const secret = () => randomBytes(32).toString('base64');
+const SECRET = secret();
+const TRACK = { channel: 'production', platform: 'ios', runtimeVersion: '1.0.0' } as const;
 
 describeEachEngine('ferry-server apps (built bin)', (engine) => {
   let database: TestDatabase;
@@ -38,7 +41,11 @@ describeEachEngine('ferry-server apps (built bin)', (engine) => {
         ? { DATABASE_URL: database.location, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-apps-bin-')) }
         : { DATA_DIR: path.dirname(database.location) }),
     };
-    server = await startTestServer(engine, { database, env: { APP_KEYS_SECRET: SECRET } });
+    // A short manifest TTL: a key rotated by the command is found when a track loads again.
+    server = await startTestServer(engine, {
+      database,
+      env: { APP_KEYS_SECRET: SECRET, MANIFEST_CACHE_TTL_SECONDS: '1' },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -46,12 +53,40 @@ describeEachEngine('ferry-server apps (built bin)', (engine) => {
   });
 
   const ferryServer = async (...args: string[]) => run(process.execPath, [bin, ...args], { env });
-  const fails = (...args: string[]) =>
-    ferryServer(...args).then(
+  const withSecrets =
+    (current: string, previous?: string) =>
+    async (...args: string[]) =>
+      run(process.execPath, [bin, ...args], {
+        env: { ...env, APP_KEYS_SECRET: current, ...(previous ? { APP_KEYS_PREVIOUS_SECRET: previous } : {}) },
+      });
+  const failure = (running: Promise<unknown>, args: string[]) =>
+    running.then(
       () => {
         throw new Error(`ferry-server ${args.join(' ')} succeeded`);
       },
       (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+  const fails = (...args: string[]) => failure(ferryServer(...args), args);
+
+  /** What a device of the app gets, checked as expo-updates checks it against a certificate. */
+  const deviceVerifies = async (on: TestServer, slug: string, certificatePem: string) => {
+    const response = await fetch(`${on.url}/api/apps/${slug}/manifest`, { headers: clientHeaders('expo', TRACK) });
+    const answer = {
+      status: response.status,
+      headers: response.headers,
+      body: Buffer.from(await response.arrayBuffer()),
+    };
+    return checkManifestLikeExpo('expo', answer, { certificatePem, keyId: 'main' }).then(
+      (result) => result.kind,
+      (error: Error) => `rejected: ${error.message}`,
+    );
+  };
+  const sealedKeys = async () =>
+    Object.fromEntries(
+      (await server.app.database.db.selectFrom('apps').select(['slug', 'signing_key']).execute()).map((row) => [
+        row.slug,
+        row.signing_key,
+      ]),
     );
 
   it('creates an app the running server serves at its own URL, with its own certificate and token', async () => {
@@ -118,5 +153,56 @@ describeEachEngine('ferry-server apps (built bin)', (engine) => {
         })
       ).status,
     ).toBe(204);
+  });
+
+  it('rotates an app key the running server follows, and reseals every key under a new APP_KEYS_SECRET', async () => {
+    const created = JSON.parse((await ferryServer('apps', 'create', 'games', '--json')).stdout) as {
+      releaseToken: string;
+      certificate: string;
+    };
+    const asGames = {
+      ...server,
+      authed: (p: string, init: RequestInit = {}) =>
+        server.authed(p, { ...init, headers: { authorization: `Bearer ${created.releaseToken}` } }),
+    };
+    await publishRelease(asGames, {
+      ...TRACK,
+      launch: fileOf('console.log("games");\n', 'application/javascript', '.bundle'),
+    });
+    expect(await deviceVerifies(server, 'games', created.certificate)).toBe('update');
+
+    // Rotated by the command, outside the server: its devices get manifests of the new key.
+    const rotated = (await ferryServer('apps', 'rotate-key', 'games')).stdout;
+    const certificate = rotated.slice(rotated.indexOf('-----BEGIN CERTIFICATE-----'));
+    checkCodeSigningCertificate(certificate);
+    await expect.poll(() => deviceVerifies(server, 'games', certificate)).toBe('update');
+    expect(await deviceVerifies(server, 'games', created.certificate)).toMatch(/^rejected/);
+
+    // A new secret. Keys that open with neither secret given: nothing changes.
+    const before = await sealedKeys();
+    const refused = await failure(withSecrets(secret(), secret())('apps', 'reseal'), ['apps', 'reseal']);
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing was changed') });
+    expect(refused.stderr).toContain('app games');
+    expect(await sealedKeys()).toEqual(before);
+
+    // With the old one as the previous secret: every app key is sealed with the new one, once.
+    const NEXT = secret();
+    const resealed = (await withSecrets(NEXT, SECRET)('apps', 'reseal')).stdout;
+    expect(resealed).toContain('Resealed 2 app key(s) with APP_KEYS_SECRET (games, shop); 0 already were');
+    const after = await sealedKeys();
+    expect(after.default).toBeNull();
+    for (const slug of ['games', 'shop']) expect(after[slug]).not.toBe(before[slug]);
+    expect((await withSecrets(NEXT)('apps', 'reseal')).stdout).toContain(
+      'Resealed 0 app key(s) with APP_KEYS_SECRET; 2 already were',
+    );
+
+    // The running server keeps signing with the key it opened; one started with only the new secret opens it.
+    expect(await deviceVerifies(server, 'games', certificate)).toBe('update');
+    const next = await startTestServer(engine, { database, env: { APP_KEYS_SECRET: NEXT } });
+    try {
+      expect(await deviceVerifies(next, 'games', certificate)).toBe('update');
+    } finally {
+      await next.close();
+    }
   });
 });
