@@ -100,6 +100,9 @@ export const otaPlugin: FastifyPluginAsync<OtaPluginOptions> = async (app, optio
     maxBytes: options.updates.manifestCacheMaxMb * 2 ** 20,
     metrics: app.metrics,
   });
+  // A key rotated outside this instance (ferry-server apps rotate-key) is found when a track of its
+  // app loads past the row's TTL: every track of that app is signed again.
+  if (options.apps) options.apps.onKeyChanged = (changed) => manifests.appChanged(changed);
   options.servableWithoutDatabase?.add(() => manifests.servableTracks());
   // Other instances' releases reach this one's cache through LISTEN/NOTIFY (PostgreSQL only; an
   // SQLite database has one instance).

@@ -9,7 +9,6 @@ import * as request from './manifest-request.js';
 const pickHeadersOf = (headers: Headers) =>
   pickHeaders(Object.entries(headers).flatMap(([name, value]) => [value ?? []].flat().flatMap((v) => [name, v])));
 
-const { negotiateManifestFormat } = request;
 type Headers = IncomingHttpHeaders | Record<string, string>;
 /** The keys the parses below looked their track up by, newest last. */
 const lookedUp: string[] = [];

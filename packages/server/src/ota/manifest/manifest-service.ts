@@ -103,9 +103,12 @@ export class ManifestService {
     return answers;
   };
 
-  /** The signer of an app, loaded; 404 APP_NOT_FOUND when there is no such app. */
+  /**
+   * The signer of an app, loaded (or, past its row's TTL, checked against the row: loads and
+   * publishes follow a key rotated elsewhere); 404 APP_NOT_FOUND when there is no such app.
+   */
   private async signerOf(app: string): Promise<ManifestSigner> {
-    const signer = this.deps.signers.loaded(app) ?? (await this.deps.signers.load(app));
+    const signer = await this.deps.signers.load(app);
     if (!signer) throw appNotFound(app);
     return signer;
   }

@@ -151,3 +151,12 @@ export class PostgresReleaseNotifications {
     if (client) await client.end().catch(() => {});
   }
 }
+
+/**
+ * Tells every instance that an app changed, from outside any of them (`ferry-server apps`): they
+ * forget its row and signer at once instead of at the row's TTL.
+ */
+export async function announceAppChange(database: Database, app: string): Promise<void> {
+  const payload = JSON.stringify({ from: 'ferry-server apps', appChanged: app });
+  await sql`select pg_notify(${RELEASE_NOTIFY_CHANNEL}, ${payload})`.execute(database.db);
+}

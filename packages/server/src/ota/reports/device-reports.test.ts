@@ -37,7 +37,13 @@ function fakeStore(known: string[] = [RELEASE]) {
 const reportsOver = (store: ReportStore, halted: string[] = [], now?: () => number) =>
   new DeviceReports({
     store,
-    rollouts: { haltable: async () => [], halt: async (id) => (halted.push(id), true) },
+    rollouts: {
+      haltable: async () => [],
+      halt: async (id) => {
+        halted.push(id);
+        return true;
+      },
+    },
     log: pino({ level: 'silent' }),
     now,
   });
@@ -152,7 +158,13 @@ describe('DeviceReports', () => {
       release = resolve;
     });
     const { store, checks } = fakeStore();
-    const slow: ReportStore = { ...store, knownReleases: async (ids) => (await gate, store.knownReleases(ids)) };
+    const slow: ReportStore = {
+      ...store,
+      knownReleases: async (ids) => {
+        await gate;
+        return store.knownReleases(ids);
+      },
+    };
     const reports = reportsOver(slow);
     for (let i = 0; i < 50_000; i++)
       reports.observe(pickHeadersOf({ 'eas-client-id': `device-${i}` }), running(RELEASE));

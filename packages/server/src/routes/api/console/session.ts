@@ -1,4 +1,12 @@
-import { APP_HEADER, CONSOLE_CSRF_HEADER, ConsoleSession, ConsoleSignIn, ErrorBody, roleInApp, serverRoleOf } from '@ferry/contracts';
+import {
+  APP_HEADER,
+  CONSOLE_CSRF_HEADER,
+  ConsoleSession,
+  ConsoleSignIn,
+  ErrorBody,
+  roleInApp,
+  serverRoleOf,
+} from '@ferry/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
