@@ -110,7 +110,7 @@ async function main(): Promise<number> {
         'server cores': run.serverCores?.toFixed(2) ?? '?',
       });
       console.error(
-        `  start ${i + 1}: ${rows.at(-1)!['pretenuring']}, ${Math.round(run.rps)} req/s, ${markCompacts} mark-compacts`,
+        `  start ${i + 1}: ${rows.at(-1)!.pretenuring}, ${Math.round(run.rps)} req/s, ${markCompacts} mark-compacts`,
       );
     }
     console.log();
