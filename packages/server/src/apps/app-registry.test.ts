@@ -22,10 +22,11 @@ describe('AppRegistry: an app key changed outside this instance', () => {
       archivedAt: null,
       ...(await sealedSigningKey(vault, 'shop', 'Shop', undefined)),
     };
-    const reads = { count: 0 };
+    const reads = { count: 0, failing: false };
     const store = {
       find: async (slug: string) => {
         reads.count++;
+        if (reads.failing) throw new Error('the database is away');
         return slug === row.slug ? row : undefined;
       },
     } as unknown as AppStore;
@@ -71,5 +72,14 @@ describe('AppRegistry: an app key changed outside this instance', () => {
       expect(registry.loaded('shop')).toBe(after);
       expect(changed).toEqual(['shop']);
     }
+  });
+
+  it('keeps signing with the key it holds while the row cannot be read (a database outage)', async () => {
+    const { registry, reads } = await setUp();
+    const signer = await registry.load('shop');
+    reads.failing = true;
+    await pastTheRowTtl();
+    expect(await registry.load('shop')).toBe(signer);
+    await expect(registry.load('games')).rejects.toThrow('the database is away');
   });
 });

@@ -120,9 +120,16 @@ export class AppRegistry implements AppDirectory, AppSignerSource {
 
   private async make(slug: string): Promise<ManifestSigner | undefined> {
     const forgets = this.forgets;
-    const app = await this.row(slug);
-    if (!app) return undefined;
     const kept = this.signers.get(slug);
+    let app: StoredApp | undefined;
+    try {
+      app = await this.row(slug);
+    } catch (error) {
+      // The database is away: the key this instance holds is still the app's as far as it can know.
+      if (kept) return kept.signer;
+      throw error;
+    }
+    if (!app) return undefined;
     if (kept?.key === keyOf(app)) return kept.signer;
     if (!this.vault || !app.sealedKey || !app.certificate) throw new AppKeysUnavailable();
     let pem: string;
