@@ -16,10 +16,11 @@ const MEASURED_ALONE = [
 ];
 
 /**
- * End-to-end files: they pack and install the packages outside the checkout (compiling native
- * addons), so they run in `.ci/run`'s end-to-end stage (`npm run e2e:server-bundle`), not in `npm test`.
+ * End-to-end files: they pack and install the packages outside the checkout (a registry, installs
+ * that compile native addons), so they run in `.ci/run`'s end-to-end stage (`npm run
+ * e2e:installed`) beside the other end-to-end scripts, not in `npm test`.
  */
-const END_TO_END = ['test/deployment/server-bundle.test.ts'];
+const END_TO_END = ['test/deployment/server-bundle.test.ts', 'test/install/cli-install.test.ts'];
 
 export default defineConfig({
   // Node's own conditions otherwise: Vite's server defaults add `module`, which loads ESM builds
@@ -53,6 +54,11 @@ export default defineConfig({
           // a 2-core machine runs every file one after another, each mostly loading modules on one
           // core (docs/decisions.md, "Tests and tooling").
           maxWorkers: '100%',
+          // A worker keeps the modules it loaded from one file to the next instead of loading the
+          // server's graph again for each: a file must leave no state behind (it restores what it
+          // stubs and closes what it starts), and one that needs fresh module state says so with
+          // vi.resetModules().
+          isolate: false,
         },
       },
       {

@@ -1,8 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: the suites (vitest for everything Node-side, jest for the React Native components,
-// Playwright for the web funnel and the release console in Debian's Chromium), run one after another even when one fails, then
-// ONE closing line with the totals, which is what CI reads.
-import { spawnSync } from 'node:child_process';
+// Playwright for the web funnel, the native screens and the release console in Debian's Chromium),
+// every one run even when another fails, then ONE closing line with the totals, which is what CI reads.
+//
+// Three lanes run at once: vitest's files; jest and the web and native browser suites one after
+// another; the release console's browser suite. A browser suite drives one Chromium, one test at a
+// time, against servers of its own, so it waits far more than it computes and leaves most of the
+// machine to vitest; the lanes share nothing (their own servers, ports and databases). Then the
+// files that measure the server's event loop run alone, last. Each suite's output is printed whole when it
+// ends, with its time; `tail -f` the log it names to watch one while it runs.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +17,7 @@ import path from 'node:path';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-test-summary-'));
 const files = {
   vitest: path.join(dir, 'vitest.json'),
+  measuredAlone: path.join(dir, 'vitest-measured-alone.json'),
   jest: path.join(dir, 'jest.json'),
   web: path.join(dir, 'web.json'),
   nativeWeb: path.join(dir, 'native-web.json'),
@@ -26,14 +34,20 @@ const readJson = (file) => {
 
 // Each suite names the command and how to read its counts from the report it wrote (undefined when
 // it wrote none).
-const suites = [
-  {
-    name: 'vitest',
-    // The end-to-end project runs in .ci/run's end-to-end stage (vitest.config.ts).
-    command: ['npx', 'vitest', 'run', '--project', 'ferry', '--project', 'measured alone'],
-    env: { FERRY_SUMMARY_FILE: files.vitest },
-    counts: () => readJson(files.vitest),
-  },
+const vitest = {
+  name: 'vitest',
+  // The end-to-end project runs in .ci/run's end-to-end stage, and the measured files last (vitest.config.ts).
+  command: ['npx', 'vitest', 'run', '--project', 'ferry'],
+  env: { FERRY_SUMMARY_FILE: files.vitest },
+  counts: () => readJson(files.vitest),
+};
+const measuredAlone = {
+  name: 'vitest (measured alone)',
+  command: ['npx', 'vitest', 'run', '--project', 'measured alone'],
+  env: { FERRY_SUMMARY_FILE: files.measuredAlone },
+  counts: () => readJson(files.measuredAlone),
+};
+const browserAndJest = [
   {
     name: 'jest (app SDK components)',
     command: ['npm', 'run', '--silent', 'test:expo', '--', '--json', `--outputFile=${files.jest}`],
@@ -67,16 +81,16 @@ const suites = [
       return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
     },
   },
-  {
-    name: 'playwright (release console)',
-    command: ['npm', 'run', '--silent', 'test:console', '--', '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.console },
-    counts: () => {
-      const stats = readJson(files.console)?.stats;
-      return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
-    },
-  },
 ];
+const releaseConsole = {
+  name: 'playwright (release console)',
+  command: ['npm', 'run', '--silent', 'test:console', '--', '--reporter=list,json'],
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.console },
+  counts: () => {
+    const stats = readJson(files.console)?.stats;
+    return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+  },
+};
 
 // Tests that run the `ferry` and `ferry-server` bins run the built packages: bring dist/ up to date
 // first (tsc -b is incremental, so this is quick when nothing changed).
@@ -90,17 +104,40 @@ if (build.status !== 0) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 let exitCode = 0;
-for (const suite of suites) {
-  process.stdout.write(`\n=== ${suite.name} ===\n`);
+
+/** Runs one suite with its output in a log, printed whole when it ends; resolves when it has. */
+function run(suite) {
+  const log = path.join(dir, `${suite.name.replace(/[^a-z0-9]+/gi, '-')}.log`);
+  const out = fs.openSync(log, 'w');
+  const started = Date.now();
+  process.stdout.write(`=== ${suite.name}: started (output in ${log}) ===\n`);
   const [bin, ...args] = suite.command;
-  const result = spawnSync(bin, args, { stdio: 'inherit', env: { ...process.env, ...suite.env } });
-  if (result.status !== 0) exitCode = 1;
-  // A runner that crashed before reporting still counts as a failure.
-  const counts = suite.counts() ?? { passed: 0, failed: result.status === 0 ? 0 : 1, skipped: 0 };
-  for (const key of Object.keys(totals)) totals[key] += counts[key];
-  lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  const child = spawn(bin, args, { stdio: ['ignore', out, out], env: { ...process.env, ...suite.env } });
+  return new Promise((resolve) => {
+    child.on('close', (status) => {
+      fs.closeSync(out);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      process.stdout.write(`\n=== ${suite.name} (${seconds} s) ===\n${fs.readFileSync(log, 'utf8')}`);
+      if (status !== 0) exitCode = 1;
+      // A runner that crashed before reporting still counts as a failure.
+      const counts = suite.counts() ?? { passed: 0, failed: status === 0 ? 0 : 1, skipped: 0 };
+      for (const key of Object.keys(totals)) totals[key] += counts[key];
+      lines.push(
+        `${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, in ${seconds} s`,
+      );
+      resolve();
+    });
+  });
 }
+
+const began = Date.now();
+const lane = async (suites) => {
+  for (const suite of suites) await run(suite);
+};
+await Promise.all([lane([vitest]), lane(browserAndJest), lane([releaseConsole])]);
+await run(measuredAlone);
 fs.rmSync(dir, { recursive: true, force: true });
 process.stdout.write(`\n${lines.join('\n')}\n`);
+process.stdout.write(`npm test took ${Math.round((Date.now() - began) / 1000)} s\n`);
 process.stdout.write(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(exitCode);
