@@ -35,7 +35,7 @@ import {
  * number of random cases per operation.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 0x16_16);
-const RANDOM_CASES_PER_OPERATION = 40;
+const RANDOM_CASES_PER_OPERATION = 20;
 /** Share of the per-field cases also sent without credentials (all structural cases are). */
 const UNAUTHENTICATED_SHARE = 0.25;
 
