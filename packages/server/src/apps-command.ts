@@ -98,8 +98,15 @@ async function run(args: string[]): Promise<number> {
   const database = await openMigratedDatabase(target);
   // Running instances on PostgreSQL hear of a change at once; on SQLite they read the row again
   // within seconds, and a new key when a track of the app next loads (docs/apps.md).
-  const announce = (changed: string) =>
-    config.database.engine === 'postgres' ? announceAppChange(database, changed) : Promise.resolve();
+  // The change is stored either way: a notification that fails only delays it to the row's TTL.
+  const announce = async (changed: string) => {
+    if (config.database.engine !== 'postgres') return;
+    await announceAppChange(database, changed).catch((error: unknown) => {
+      process.stderr.write(
+        `ferry-server apps: could not notify running instances (${(error as Error).message}); they read the app again within seconds\n`,
+      );
+    });
+  };
   try {
     const store = new AppStore(database.db);
     const keyId = config.updates?.keyId ?? 'main';
