@@ -124,19 +124,10 @@ const UpdatesEnv = z.object({
     .optional(),
 });
 
-function pemSource(env: z.infer<typeof UpdatesEnv>, inlineName: 'OTA_SIGNING_KEY' | 'OTA_SIGNING_CERT') {
-  const pathName = `${inlineName}_PATH` as const;
-  const inline = env[inlineName];
-  const file = env[pathName];
-  if (inline && file) throw new ConfigError(`Set either ${inlineName} or ${pathName}, not both`);
-  if (inline) return { variable: inlineName, inline: inline.replaceAll('\\n', '\n') };
-  if (file) return { variable: pathName, path: file };
-  return undefined;
-}
-
-function secretOf(
+/** A value given inline (VARIABLE) or as a file (VARIABLE_PATH), never both. */
+function sourceOf(
   env: z.infer<typeof UpdatesEnv>,
-  variable: 'APP_KEYS_SECRET' | 'APP_KEYS_PREVIOUS_SECRET',
+  variable: 'OTA_SIGNING_KEY' | 'OTA_SIGNING_CERT' | 'APP_KEYS_SECRET' | 'APP_KEYS_PREVIOUS_SECRET',
 ): SecretSource | undefined {
   const pathVariable = `${variable}_PATH` as const;
   const inline = env[variable];
@@ -147,9 +138,15 @@ function secretOf(
   return undefined;
 }
 
+/** A PEM's source; one given inline on one line (an .env file) writes its line breaks as \n. */
+function pemSource(env: z.infer<typeof UpdatesEnv>, variable: 'OTA_SIGNING_KEY' | 'OTA_SIGNING_CERT') {
+  const source = sourceOf(env, variable);
+  return source?.inline === undefined ? source : { ...source, inline: source.inline.replaceAll('\\n', '\n') };
+}
+
 function appKeysSecretsOf(env: z.infer<typeof UpdatesEnv>) {
-  const appKeysSecret = secretOf(env, 'APP_KEYS_SECRET');
-  const appKeysPreviousSecret = secretOf(env, 'APP_KEYS_PREVIOUS_SECRET');
+  const appKeysSecret = sourceOf(env, 'APP_KEYS_SECRET');
+  const appKeysPreviousSecret = sourceOf(env, 'APP_KEYS_PREVIOUS_SECRET');
   if (appKeysPreviousSecret && !appKeysSecret)
     throw new ConfigError('APP_KEYS_PREVIOUS_SECRET is the secret being retired: set APP_KEYS_SECRET too');
   return { appKeysSecret, appKeysPreviousSecret };
