@@ -15,15 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ferry-test-summary-'));
-const files = {
-  vitest: path.join(dir, 'vitest.json'),
-  measuredAlone: path.join(dir, 'vitest-measured-alone.json'),
-  jest: path.join(dir, 'jest.json'),
-  web: path.join(dir, 'web.json'),
-  nativeWeb: path.join(dir, 'native-web.json'),
-  console: path.join(dir, 'console.json'),
-};
-
+const reportFile = (name) => path.join(dir, `${name}.json`);
 const readJson = (file) => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -34,25 +26,38 @@ const readJson = (file) => {
 
 // Each suite names the command and how to read its counts from the report it wrote (undefined when
 // it wrote none).
-const vitest = {
-  name: 'vitest',
-  // The end-to-end project runs in .ci/run's end-to-end stage, and the measured files last (vitest.config.ts).
-  command: ['npx', 'vitest', 'run', '--project', 'ferry'],
-  env: { FERRY_SUMMARY_FILE: files.vitest },
-  counts: () => readJson(files.vitest),
+const vitestProject = (name, project) => {
+  const file = reportFile(`vitest-${project.replace(/\W+/g, '-')}`);
+  return {
+    name,
+    command: ['npx', 'vitest', 'run', '--project', project],
+    env: { FERRY_SUMMARY_FILE: file },
+    counts: () => readJson(file),
+  };
 };
-const measuredAlone = {
-  name: 'vitest (measured alone)',
-  command: ['npx', 'vitest', 'run', '--project', 'measured alone'],
-  env: { FERRY_SUMMARY_FILE: files.measuredAlone },
-  counts: () => readJson(files.measuredAlone),
+const playwrightSuite = (name, script) => {
+  const file = reportFile(script.replace(/\W+/g, '-'));
+  return {
+    name,
+    command: ['npm', 'run', '--silent', script, '--', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+    counts: () => {
+      const stats = readJson(file)?.stats;
+      return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+    },
+  };
 };
+const jestFile = reportFile('jest');
+
+// The end-to-end project runs in .ci/run's end-to-end stage, and the measured files last (vitest.config.ts).
+const vitest = vitestProject('vitest', 'ferry');
+const measuredAlone = vitestProject('vitest (measured alone)', 'measured alone');
 const browserAndJest = [
   {
     name: 'jest (app SDK components)',
-    command: ['npm', 'run', '--silent', 'test:expo', '--', '--json', `--outputFile=${files.jest}`],
+    command: ['npm', 'run', '--silent', 'test:expo', '--', '--json', `--outputFile=${jestFile}`],
     counts: () => {
-      const report = readJson(files.jest);
+      const report = readJson(jestFile);
       return (
         report && {
           passed: report.numPassedTests,
@@ -62,35 +67,11 @@ const browserAndJest = [
       );
     },
   },
-  {
-    name: 'playwright (web funnel)',
-    command: ['npm', 'run', '--silent', 'test:web', '--', '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.web },
-    counts: () => {
-      const stats = readJson(files.web)?.stats;
-      return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
-    },
-  },
-  {
-    // The app SDK's native certificate screens, rendered by react-native-web, against the real server.
-    name: 'playwright (native screens via react-native-web)',
-    command: ['npm', 'run', '--silent', 'test:native-web', '--', '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.nativeWeb },
-    counts: () => {
-      const stats = readJson(files.nativeWeb)?.stats;
-      return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
-    },
-  },
+  playwrightSuite('playwright (web funnel)', 'test:web'),
+  // The app SDK's native certificate screens, rendered by react-native-web, against the real server.
+  playwrightSuite('playwright (native screens via react-native-web)', 'test:native-web'),
 ];
-const releaseConsole = {
-  name: 'playwright (release console)',
-  command: ['npm', 'run', '--silent', 'test:console', '--', '--reporter=list,json'],
-  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: files.console },
-  counts: () => {
-    const stats = readJson(files.console)?.stats;
-    return stats && { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
-  },
-};
+const releaseConsole = playwrightSuite('playwright (release console)', 'test:console');
 
 // Tests that run the `ferry` and `ferry-server` bins run the built packages: bring dist/ up to date
 // first (tsc -b is incremental, so this is quick when nothing changed).
